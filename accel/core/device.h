@@ -1,0 +1,43 @@
+// Device: where a tensor's memory lives (CPU, or a CUDA device by index).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+
+namespace accel {
+
+enum class DeviceType : int8_t { CPU, CUDA };
+inline constexpr DeviceType kCPU = DeviceType::CPU;
+inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+
+struct Device {
+  DeviceType type = kCPU;
+  int8_t index = 0;
+
+  constexpr Device() = default;
+  constexpr Device(DeviceType t, int i = 0) : type(t), index(static_cast<int8_t>(i)) {}
+  // "cpu", "cuda", "cuda:1" (as torch.device).
+  explicit Device(const std::string& spec);
+
+  constexpr bool is_cpu() const { return type == kCPU; }
+  constexpr bool is_cuda() const { return type == kCUDA; }
+  constexpr bool operator==(const Device&) const = default;
+  std::string str() const { return is_cpu() ? "cpu" : fmt::format("cuda:{}", index); }
+};
+
+// Whether this build has the CUDA backend compiled in, and how many devices it can see
+// (0 on a machine without a GPU or driver).
+bool cuda_is_compiled();
+int cuda_device_count();
+inline bool cuda_is_available() { return cuda_device_count() > 0; }
+
+}  // namespace accel
+
+template <>
+struct fmt::formatter<accel::Device> : fmt::formatter<std::string> {
+  auto format(const accel::Device& d, format_context& ctx) const {
+    return fmt::formatter<std::string>::format(d.str(), ctx);
+  }
+};

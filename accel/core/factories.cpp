@@ -1,0 +1,183 @@
+// Tensor factories (see factories.h).
+#include "accel/core/factories.h"
+
+#include <cmath>
+
+#include "accel/core/dispatch.h"
+#include "accel/core/ops.h"
+
+namespace accel {
+
+namespace {
+
+void check_sizes(IntArrayRef sizes, const char* op) {
+  for (int64_t s : sizes) {
+    ACCEL_CHECK(s >= 0, op, "negative dimension {} in shape {}", s, sizes);
+  }
+}
+
+Tensor finish(Tensor t, const TensorOptions& options) {
+  if (options.requires_grad()) t.requires_grad_(true);
+  return t;
+}
+
+template <typename T>
+Tensor from_values(const T* values, size_t n, TensorOptions options) {
+  Tensor out = empty({static_cast<int64_t>(n)}, options.dtype(scalar_type_of<T>)
+                                                    .requires_grad(false));
+  std::copy(values, values + n, out.data_ptr<T>());
+  return finish(out.to(options.dtype()), options);
+}
+
+}  // namespace
+
+Tensor empty(IntArrayRef sizes, TensorOptions options) {
+  check_sizes(sizes, "empty");
+  const int64_t numel = product(sizes);
+  auto storage = std::make_shared<Storage>(
+      static_cast<size_t>(numel * element_size(options.dtype())), options.device());
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes,
+                                           contiguous_strides(sizes), 0);
+  return finish(Tensor(std::move(impl)), options);
+}
+
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
+  check_sizes(sizes, "empty_strided");
+  ACCEL_CHECK(sizes.size() == strides.size(), "empty_strided",
+              "got {} sizes but {} strides", sizes.size(), strides.size());
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    ACCEL_CHECK(strides[i] >= 0, "empty_strided", "negative stride in {}", strides);
+    if (sizes[i] == 0) extent = 0;
+  }
+  if (extent != 0) {
+    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
+  }
+  auto storage = std::make_shared<Storage>(
+      static_cast<size_t>(extent * element_size(options.dtype())), options.device());
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
+  return finish(Tensor(std::move(impl)), options);
+}
+
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options) {
+  Tensor t = empty(sizes, options.requires_grad(false));
+  t.fill_(value);
+  return finish(t, options);
+}
+Tensor zeros(IntArrayRef sizes, TensorOptions options) { return full(sizes, 0, options); }
+Tensor ones(IntArrayRef sizes, TensorOptions options) { return full(sizes, 1, options); }
+
+Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }
+Tensor empty_like(const Tensor& t, TensorOptions options) { return empty(t.sizes(), options); }
+Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.options()); }
+Tensor zeros_like(const Tensor& t, TensorOptions options) { return zeros(t.sizes(), options); }
+Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.options()); }
+Tensor ones_like(const Tensor& t, TensorOptions options) { return ones(t.sizes(), options); }
+Tensor full_like(const Tensor& t, const Scalar& value) { return full(t.sizes(), value, t.options()); }
+Tensor full_like(const Tensor& t, const Scalar& value, TensorOptions options) {
+  return full(t.sizes(), value, options);
+}
+
+Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
+  return full({}, value, options);
+}
+
+Tensor arange(const Scalar& end, TensorOptions options) { return arange(0, end, 1, options); }
+Tensor arange(const Scalar& end, ScalarType dtype) { return arange(0, end, 1, TensorOptions(dtype)); }
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
+  const double s = start.to_double(), e = end.to_double(), d = step.to_double();
+  ACCEL_CHECK(d != 0, "arange", "step must be nonzero");
+  ACCEL_CHECK(std::isfinite(s) && std::isfinite(e), "arange", "unsupported range: {} -> {}", s, e);
+  ACCEL_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), "arange",
+              "upper bound and larger bound inconsistent with step sign (start {}, end {}, step {})",
+              s, e, d);
+  const int64_t n = static_cast<int64_t>(std::ceil((e - s) / d));
+  const bool all_integers =
+      !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
+  if (!options.has_dtype()) options = options.dtype(all_integers ? kInt64 : kDefaultFloat);
+  Tensor out = empty({n}, options.requires_grad(false));
+  dispatch_numeric(options.dtype(), "arange", [&]<typename T>() {
+    T* p = out.data_ptr<T>();
+    if (all_integers && is_integral(options.dtype(), false)) {
+      const int64_t s0 = start.to<int64_t>(), d0 = step.to<int64_t>();
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s0 + i * d0);
+    } else {
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<acc_t<T>>(s + static_cast<double>(i) * d));
+    }
+  });
+  return finish(out, options);
+}
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
+  ACCEL_CHECK(steps >= 0, "linspace", "number of steps must be non-negative, got {}", steps);
+  Tensor out = empty({steps}, options.requires_grad(false));
+  const double s = start.to_double(), e = end.to_double();
+  const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
+  const int64_t half = steps / 2;
+  dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
+    T* p = out.data_ptr<T>();
+    // Both ends are exact: the first half counts up from start, the second down from end.
+    for (int64_t i = 0; i < steps; ++i) {
+      const double v = i < half ? s + step * static_cast<double>(i)
+                                : e - step * static_cast<double>(steps - 1 - i);
+      p[i] = static_cast<T>(static_cast<acc_t<T>>(v));
+    }
+  });
+  return finish(out, options);
+}
+
+Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
+
+Tensor eye(int64_t n, int64_t m, TensorOptions options) {
+  ACCEL_CHECK(n >= 0 && m >= 0, "eye", "n and m must be non-negative, got {} and {}", n, m);
+  Tensor out = zeros({n, m}, options.requires_grad(false));
+  dispatch_all(options.dtype(), "eye", [&]<typename T>() {
+    T* p = out.data_ptr<T>();
+    for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = static_cast<T>(1);
+  });
+  return finish(out, options);
+}
+
+Tensor tensor(std::initializer_list<float> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
+Tensor tensor(std::initializer_list<double> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
+Tensor tensor(std::initializer_list<int64_t> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
+Tensor tensor(std::initializer_list<bool> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
+Tensor tensor(std::initializer_list<int> v, TensorOptions o) {
+  std::vector<int64_t> wide(v.begin(), v.end());
+  return from_values(wide.data(), wide.size(), o);
+}
+Tensor tensor(const std::vector<float>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
+Tensor tensor(const std::vector<double>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
+Tensor tensor(const std::vector<int64_t>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
+
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
+  check_sizes(sizes, "from_blob");
+  ACCEL_CHECK(data != nullptr || product(sizes) == 0, "from_blob", "data pointer is null");
+  ACCEL_CHECK(sizes.size() == strides.size(), "from_blob",
+              "got {} sizes but {} strides", sizes.size(), strides.size());
+  int64_t extent = product(sizes) == 0 ? 0 : 1;
+  for (size_t i = 0; i < sizes.size() && extent > 0; ++i) {
+    ACCEL_CHECK(strides[i] >= 0, "from_blob", "negative stride in {}", strides);
+    extent += (sizes[i] - 1) * strides[i];
+  }
+  auto storage = std::make_shared<Storage>(
+      data, static_cast<size_t>(extent * element_size(options.dtype())), options.device(), nullptr);
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
+  return finish(Tensor(std::move(impl)), options);
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options) {
+  return from_blob(data, sizes, contiguous_strides(sizes), options);
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
+                 TensorOptions options) {
+  Tensor t = from_blob(data, sizes, options);
+  auto storage = std::make_shared<Storage>(data, t.storage()->nbytes(), options.device(),
+                                           std::move(deleter));
+  t.impl()->storage = std::move(storage);
+  return t;
+}
+
+}  // namespace accel

@@ -1,0 +1,57 @@
+// Tensor factories: new tensors filled with a constant, a range, an identity, given values,
+// or wrapping memory the caller owns (from_blob). Random factories are in random.h.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <vector>
+
+#include "accel/core/tensor.h"
+
+namespace accel {
+
+Tensor empty(IntArrayRef sizes, TensorOptions options = {});
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options = {});
+Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
+Tensor ones(IntArrayRef sizes, TensorOptions options = {});
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options = {});
+Tensor empty_like(const Tensor& t);
+Tensor empty_like(const Tensor& t, TensorOptions options);
+Tensor zeros_like(const Tensor& t);
+Tensor zeros_like(const Tensor& t, TensorOptions options);
+Tensor ones_like(const Tensor& t);
+Tensor ones_like(const Tensor& t, TensorOptions options);
+Tensor full_like(const Tensor& t, const Scalar& value);
+Tensor full_like(const Tensor& t, const Scalar& value, TensorOptions options);
+
+// Values start, start+step, ... below end. Without a dtype in options: int64 when every
+// argument is an integer, else the default float type (torch.arange).
+Tensor arange(const Scalar& end, TensorOptions options = {});
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = 1,
+              TensorOptions options = {});
+Tensor arange(const Scalar& end, ScalarType dtype);
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options = {});
+Tensor eye(int64_t n, TensorOptions options = {});
+Tensor eye(int64_t n, int64_t m, TensorOptions options = {});
+
+// A 0-dim tensor holding `value` (dtype: the value's natural type unless options has one).
+Tensor scalar_tensor(const Scalar& value, TensorOptions options = {});
+// torch::tensor: a 1-D tensor of the given values, dtype from the C++ type
+// (float -> float32, double -> float64, int/int64_t -> int64, bool -> bool).
+Tensor tensor(std::initializer_list<float> values, TensorOptions options = kFloat32);
+Tensor tensor(std::initializer_list<double> values, TensorOptions options = kFloat64);
+Tensor tensor(std::initializer_list<int> values, TensorOptions options = kInt64);
+Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = kInt64);
+Tensor tensor(std::initializer_list<bool> values, TensorOptions options = kBool);
+Tensor tensor(const std::vector<float>& values, TensorOptions options = kFloat32);
+Tensor tensor(const std::vector<double>& values, TensorOptions options = kFloat64);
+Tensor tensor(const std::vector<int64_t>& values, TensorOptions options = kInt64);
+
+// A tensor viewing memory the caller owns (no copy). The memory must outlive the tensor
+// and every view of it, unless `deleter` is given: it runs when the last view dies.
+Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options = {});
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options = {});
+Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
+                 TensorOptions options = {});
+
+}  // namespace accel

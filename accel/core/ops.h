@@ -1,0 +1,134 @@
+// The tensor ops as free functions (torch::add, torch::matmul, ...). Semantics are PyTorch's:
+// broadcasting, type promotion (a C++ number promotes by category only), negative dims,
+// gradients at kinks and ties. Every op checks its arguments and throws accel::Error naming
+// itself and the offending shapes, dtypes or indices. Differentiable ops record autograd
+// nodes when grad mode is on and an input requires grad.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "accel/core/tensor.h"
+
+namespace accel {
+
+// ---- arithmetic (ops/binary.cpp) ----
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);  // a + alpha * b
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha = 1);
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);  // a - alpha * b
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha = 1);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor mul(const Tensor& a, const Scalar& b);
+Tensor div(const Tensor& a, const Tensor& b);  // true division: integers give floats
+Tensor div(const Tensor& a, const Scalar& b);
+Tensor pow(const Tensor& base, const Tensor& exponent);
+Tensor pow(const Tensor& base, const Scalar& exponent);
+Tensor pow(const Scalar& base, const Tensor& exponent);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+Tensor neg(const Tensor& a);
+
+// ---- element-wise math (ops/unary.cpp): integer inputs give the default float type ----
+Tensor exp(const Tensor& a);
+Tensor log(const Tensor& a);
+Tensor sqrt(const Tensor& a);
+Tensor rsqrt(const Tensor& a);
+Tensor abs(const Tensor& a);
+Tensor sin(const Tensor& a);
+Tensor cos(const Tensor& a);
+Tensor tanh(const Tensor& a);
+Tensor sigmoid(const Tensor& a);
+Tensor relu(const Tensor& a);
+Tensor gelu(const Tensor& a, std::string_view approximate = "none");  // "none" | "tanh"
+Tensor silu(const Tensor& a);
+Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
+
+// ---- comparisons and selection (ops/compare.cpp) ----
+Tensor eq(const Tensor& a, const Tensor& b);
+Tensor eq(const Tensor& a, const Scalar& b);
+Tensor ne(const Tensor& a, const Tensor& b);
+Tensor ne(const Tensor& a, const Scalar& b);
+Tensor lt(const Tensor& a, const Tensor& b);
+Tensor lt(const Tensor& a, const Scalar& b);
+Tensor le(const Tensor& a, const Tensor& b);
+Tensor le(const Tensor& a, const Scalar& b);
+Tensor gt(const Tensor& a, const Tensor& b);
+Tensor gt(const Tensor& a, const Scalar& b);
+Tensor ge(const Tensor& a, const Tensor& b);
+Tensor ge(const Tensor& a, const Scalar& b);
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b);
+Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b);
+Tensor masked_fill(const Tensor& a, const Tensor& mask, const Scalar& value);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+              bool equal_nan = false);
+bool equal(const Tensor& a, const Tensor& b);  // same sizes and the same values
+
+// ---- reductions (ops/reduce.cpp). Empty dims means all dims. ----
+Tensor sum(const Tensor& a, std::optional<ScalarType> dtype = std::nullopt);
+Tensor sum(const Tensor& a, IntArrayRef dims, bool keepdim = false,
+           std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor& a);
+Tensor mean(const Tensor& a, IntArrayRef dims, bool keepdim = false);
+Tensor prod(const Tensor& a);
+Tensor prod(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor max(const Tensor& a);
+std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor min(const Tensor& a);
+std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor amax(const Tensor& a, IntArrayRef dims = {}, bool keepdim = false);
+Tensor amin(const Tensor& a, IntArrayRef dims = {}, bool keepdim = false);
+Tensor argmax(const Tensor& a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor var(const Tensor& a, IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false);
+Tensor std(const Tensor& a, IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false);
+Tensor logsumexp(const Tensor& a, IntArrayRef dims, bool keepdim = false);
+Tensor softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+
+// ---- matrix products (ops/matmul.cpp) ----
+Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D, batched and broadcast cases
+Tensor mm(const Tensor& a, const Tensor& b);      // [n,k] x [k,m]
+Tensor bmm(const Tensor& a, const Tensor& b);     // [b,n,k] x [b,k,m]
+
+// ---- views and shape (ops/view.cpp, ops/shape.cpp) ----
+Tensor view(const Tensor& a, IntArrayRef sizes);
+Tensor reshape(const Tensor& a, IntArrayRef sizes);
+Tensor flatten(const Tensor& a, int64_t start_dim = 0, int64_t end_dim = -1);
+Tensor squeeze(const Tensor& a);
+Tensor squeeze(const Tensor& a, int64_t dim);
+Tensor unsqueeze(const Tensor& a, int64_t dim);
+Tensor permute(const Tensor& a, IntArrayRef dims);
+Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
+Tensor t(const Tensor& a);
+Tensor expand(const Tensor& a, IntArrayRef sizes);
+Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length);
+Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start = std::nullopt,
+             std::optional<int64_t> end = std::nullopt, int64_t step = 1);
+Tensor select(const Tensor& a, int64_t dim, int64_t index);
+Tensor as_strided(const Tensor& a, IntArrayRef sizes, IntArrayRef strides,
+                  std::optional<int64_t> storage_offset = std::nullopt);
+Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
+Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
+Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor cat(TensorList tensors, int64_t dim = 0);
+Tensor stack(TensorList tensors, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
+
+// ---- copies and conversion (ops/copy.cpp) ----
+Tensor contiguous(const Tensor& a);
+Tensor clone(const Tensor& a);
+Tensor to_dtype(const Tensor& a, ScalarType dtype);  // differentiable between float types
+Tensor to_device(const Tensor& a, Device device);
+
+// ---- broadcasting helpers shared by ops ----
+// The broadcast shape of a and b, or an error naming `op` and both shapes.
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op);
+// Sums `grad` down to `sizes` (the inverse of broadcasting, used by backward functions).
+Tensor sum_to(const Tensor& grad, IntArrayRef sizes);
+
+}  // namespace accel

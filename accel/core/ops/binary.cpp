@@ -1,0 +1,311 @@
+// Element-wise binary ops (add, sub, mul, div, pow, maximum, minimum, comparisons) with
+// broadcasting, type promotion, their in-place forms, and their gradients.
+#include "accel/core/ops/binary.h"
+
+#include "accel/core/ops/op_support.h"
+#include "accel/kernels/cpu/binary.h"
+
+namespace accel {
+
+using autograd::GradInputs;
+using autograd::InputInfo;
+using autograd::SavedTensor;
+using math::BinaryOp;
+
+namespace {
+
+// The dtype the kernel computes in: the promoted type (floating for true division).
+ScalarType compute_type(BinaryOp op, ScalarType promoted) {
+  if (op == BinaryOp::Div) return to_floating(promoted);
+  return promoted;
+}
+
+Tensor as_type(const Tensor& t, ScalarType dtype) {
+  if (t.dtype() == dtype) return t;
+  NoGradGuard no_grad;  // conversion of an operand, not a recorded op
+  return t.to(dtype);
+}
+
+void run_kernel(BinaryOp op, ScalarType compute, const Tensor& out, const Tensor& a,
+                const Tensor& b, double alpha, const char* name) {
+  ACCEL_CHECK(out.is_cpu(), name, "device {} is not supported in this build", out.device());
+  cpu::binary(op, compute, make_loop<3>(out, {&a, &b}, name), alpha);
+}
+
+}  // namespace
+
+Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alpha,
+                      const char* name) {
+  check_same_device(a, b, name);
+  const ScalarType compute = compute_type(op, result_type(a, b));
+  const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), name);
+  Tensor out = empty(shape, TensorOptions(math::is_comparison(op) ? kBool : compute)
+                                .device(a.device()));
+  run_kernel(op, compute, out, as_type(a, compute), as_type(b, compute), alpha, name);
+  return out;
+}
+
+Tensor scalar_tensor_for(const Tensor& a, const Scalar& b, ScalarType dtype) {
+  return full({}, b, TensorOptions(dtype).device(a.device()));
+}
+
+namespace {
+
+Tensor binary_forward(BinaryOp op, const Tensor& a, const Scalar& b, double alpha,
+                      const char* name) {
+  const ScalarType compute = compute_type(op, result_type(a, b));
+  return binary_forward(op, a, scalar_tensor_for(a, b, compute), alpha, name);
+}
+
+// out = self (op) other written into self: directly when no conversion, broadcast of self
+// or autograd is involved, else through an out-of-place result whose history self adopts.
+Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double alpha,
+                       const char* name, const std::function<Tensor()>& out_of_place) {
+  check_same_device(self, other, name);
+  autograd::check_inplace(self, autograd::requires_grad(other), name);
+  const ScalarType compute = compute_type(op, result_type(self, other));
+  ACCEL_CHECK(compute == self.dtype() || promote_types(compute, self.dtype()) == self.dtype(),
+              name, "result type {} can't be cast to the desired output type {}", compute,
+              self.dtype());
+  const bool recording = autograd::should_record(self, other);
+  if (!recording && compute == self.dtype() && other.dtype() == compute) {
+    broadcast_strides(other, self.sizes(), name);  // other must broadcast to self's shape
+    run_kernel(op, compute, self, self, other, alpha, name);
+    self.storage()->bump_version();
+    return self;
+  }
+  Tensor result = out_of_place();
+  ACCEL_CHECK(result.sizes() == self.sizes(), name,
+              "output with shape {} doesn't match the broadcast shape {}", self.sizes(),
+              result.sizes());
+  adopt_result(self, result);
+  return self;
+}
+
+}  // namespace
+
+void adopt_result(Tensor& self, const Tensor& result) {
+  {
+    NoGradGuard no_grad;
+    self.copy_(result);  // bumps the version
+  }
+  if (result.grad_fn()) autograd::set_history(self, result.grad_fn(), result.output_nr());
+}
+
+// ---- add / sub ----
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  Tensor out = binary_forward(BinaryOp::Add, a, b, alpha.to_double(), "add");
+  if (autograd::should_record(a, b)) {
+    autograd::record("add", {a, b}, out,
+                     [ia = InputInfo(a), ib = InputInfo(b), alpha = alpha.to_double()](
+                         const Tensor& grad, GradInputs& in) {
+                       if (in.needs(0)) in[0] = ia.reduce(grad);
+                       if (in.needs(1)) in[1] = ib.reduce(alpha == 1 ? grad : grad * alpha);
+                     });
+  }
+  return out;
+}
+
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  Tensor out = binary_forward(BinaryOp::Sub, a, b, alpha.to_double(), "sub");
+  if (autograd::should_record(a, b)) {
+    autograd::record("sub", {a, b}, out,
+                     [ia = InputInfo(a), ib = InputInfo(b), alpha = alpha.to_double()](
+                         const Tensor& grad, GradInputs& in) {
+                       if (in.needs(0)) in[0] = ia.reduce(grad);
+                       if (in.needs(1)) in[1] = ib.reduce(grad * -alpha);
+                     });
+  }
+  return out;
+}
+
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  Tensor out = binary_forward(BinaryOp::Add, a, b, alpha.to_double(), "add");
+  if (autograd::should_record(a)) {
+    autograd::record("add", {a}, out, [ia = InputInfo(a)](const Tensor& grad, GradInputs& in) {
+      in[0] = ia.reduce(grad);
+    });
+  }
+  return out;
+}
+
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return add(a, b, -alpha.to_double());
+}
+
+// ---- mul / div ----
+
+Tensor mul(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_forward(BinaryOp::Mul, a, b, 1.0, "mul");
+  if (autograd::should_record(a, b)) {
+    autograd::record("mul", {a, b}, out,
+                     [ia = InputInfo(a), ib = InputInfo(b), sa = SavedTensor(a),
+                      sb = SavedTensor(b)](const Tensor& grad, GradInputs& in) {
+                       if (in.needs(0)) in[0] = ia.reduce(grad * sb.get());
+                       if (in.needs(1)) in[1] = ib.reduce(grad * sa.get());
+                     });
+  }
+  return out;
+}
+
+Tensor mul(const Tensor& a, const Scalar& b) {
+  Tensor out = binary_forward(BinaryOp::Mul, a, b, 1.0, "mul");
+  if (autograd::should_record(a)) {
+    autograd::record("mul", {a}, out, [ia = InputInfo(a), b](const Tensor& grad, GradInputs& in) {
+      in[0] = ia.reduce(grad * b);
+    });
+  }
+  return out;
+}
+
+Tensor div(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_forward(BinaryOp::Div, a, b, 1.0, "div");
+  if (autograd::should_record(a, b)) {
+    autograd::record("div", {a, b}, out,
+                     [ia = InputInfo(a), ib = InputInfo(b), sa = SavedTensor(a),
+                      sb = SavedTensor(b)](const Tensor& grad, GradInputs& in) {
+                       const Tensor& b = sb.get();
+                       if (in.needs(0)) in[0] = ia.reduce(grad / b);
+                       if (in.needs(1)) in[1] = ib.reduce(-grad * sa.get() / (b * b));
+                     });
+  }
+  return out;
+}
+
+Tensor div(const Tensor& a, const Scalar& b) {
+  Tensor out = binary_forward(BinaryOp::Div, a, b, 1.0, "div");
+  if (autograd::should_record(a)) {
+    autograd::record("div", {a}, out, [ia = InputInfo(a), b](const Tensor& grad, GradInputs& in) {
+      in[0] = ia.reduce(grad / b);
+    });
+  }
+  return out;
+}
+
+// ---- pow ----
+
+Tensor pow(const Tensor& base, const Tensor& exponent) {
+  Tensor out = binary_forward(BinaryOp::Pow, base, exponent, 1.0, "pow");
+  if (autograd::should_record(base, exponent)) {
+    autograd::record(
+        "pow", {base, exponent}, out,
+        [ib = InputInfo(base), ie = InputInfo(exponent), sb = SavedTensor(base),
+         se = SavedTensor(exponent), so = SavedTensor(out)](const Tensor& grad, GradInputs& in) {
+          const Tensor& b = sb.get();
+          const Tensor& e = se.get();
+          if (in.needs(0)) {
+            // d/db b^e = e * b^(e-1); 0 where e == 0 (also at b == 0).
+            in[0] = ib.reduce(where(e == 0, 0.0, grad * e * pow(b, e - 1)));
+          }
+          if (in.needs(1)) {
+            // d/de b^e = b^e * log(b); 0 where b == 0 and e >= 0 (PyTorch's convention).
+            in[1] = ie.reduce(where((b == 0) * (e >= 0), 0.0, grad * so.get() * log(b)));
+          }
+        });
+  }
+  return out;
+}
+
+Tensor pow(const Tensor& base, const Scalar& exponent) {
+  Tensor out = binary_forward(BinaryOp::Pow, base, exponent, 1.0, "pow");
+  if (autograd::should_record(base)) {
+    autograd::record("pow", {base}, out,
+                     [ib = InputInfo(base), sb = SavedTensor(base), exponent](const Tensor& grad,
+                                                                              GradInputs& in) {
+                       const double e = exponent.to_double();
+                       in[0] = e == 0 ? zeros_like(grad).to(ib.dtype)
+                                      : ib.reduce(grad * e * pow(sb.get(), e - 1));
+                     });
+  }
+  return out;
+}
+
+Tensor pow(const Scalar& base, const Tensor& exponent) {
+  const ScalarType dtype = result_type(exponent, base);
+  return pow(scalar_tensor_for(exponent, base, dtype), exponent);
+}
+
+// ---- maximum / minimum: ties split the gradient equally, as in PyTorch ----
+
+namespace {
+Tensor extremum(BinaryOp op, const Tensor& a, const Tensor& b, const char* name) {
+  Tensor out = binary_forward(op, a, b, 1.0, name);
+  if (autograd::should_record(a, b)) {
+    autograd::record(name, {a, b}, out,
+                     [ia = InputInfo(a), ib = InputInfo(b), sa = SavedTensor(a),
+                      sb = SavedTensor(b), op](const Tensor& grad, GradInputs& in) {
+                       const Tensor& a = sa.get();
+                       const Tensor& b = sb.get();
+                       const Tensor a_wins = op == BinaryOp::Maximum ? a > b : a < b;
+                       const Tensor tie = a == b;
+                       const Tensor share = where(tie, grad / 2, grad);
+                       if (in.needs(0)) in[0] = ia.reduce(where(a_wins + tie, share, 0.0));
+                       if (in.needs(1)) in[1] = ib.reduce(where(a_wins, 0.0, share));
+                     });
+  }
+  return out;
+}
+}  // namespace
+
+Tensor maximum(const Tensor& a, const Tensor& b) {
+  return extremum(BinaryOp::Maximum, a, b, "maximum");
+}
+Tensor minimum(const Tensor& a, const Tensor& b) {
+  return extremum(BinaryOp::Minimum, a, b, "minimum");
+}
+
+Tensor neg(const Tensor& a) {
+  ACCEL_CHECK(a.dtype() != kBool, "neg", "negation of a bool tensor is not supported");
+  return mul(a, -1);
+}
+
+// ---- comparisons ----
+
+#define ACCEL_COMPARISON(name, Op)                                                          \
+  Tensor name(const Tensor& a, const Tensor& b) {                                          \
+    return binary_forward(BinaryOp::Op, a, b, 1.0, #name);                                 \
+  }                                                                                        \
+  Tensor name(const Tensor& a, const Scalar& b) {                                          \
+    return binary_forward(BinaryOp::Op, a, b, 1.0, #name);                                 \
+  }
+ACCEL_COMPARISON(eq, Eq)
+ACCEL_COMPARISON(ne, Ne)
+ACCEL_COMPARISON(lt, Lt)
+ACCEL_COMPARISON(le, Le)
+ACCEL_COMPARISON(gt, Gt)
+ACCEL_COMPARISON(ge, Ge)
+#undef ACCEL_COMPARISON
+
+// ---- in place ----
+
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+  return binary_inplace(BinaryOp::Add, *this, other, alpha.to_double(), "add_",
+                        [&] { return accel::add(*this, other, alpha); });
+}
+Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
+  return add_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
+}
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+  return binary_inplace(BinaryOp::Sub, *this, other, alpha.to_double(), "sub_",
+                        [&] { return accel::sub(*this, other, alpha); });
+}
+Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+  return sub_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
+}
+Tensor& Tensor::mul_(const Tensor& other) {
+  return binary_inplace(BinaryOp::Mul, *this, other, 1.0, "mul_",
+                        [&] { return accel::mul(*this, other); });
+}
+Tensor& Tensor::mul_(const Scalar& other) {
+  return mul_(scalar_tensor_for(*this, other, result_type(*this, other)));
+}
+Tensor& Tensor::div_(const Tensor& other) {
+  return binary_inplace(BinaryOp::Div, *this, other, 1.0, "div_",
+                        [&] { return accel::div(*this, other); });
+}
+Tensor& Tensor::div_(const Scalar& other) {
+  return div_(scalar_tensor_for(*this, other, compute_type(BinaryOp::Div, result_type(*this, other))));
+}
+
+}  // namespace accel

@@ -1,0 +1,74 @@
+// Type promotion, broadcasting and the helpers in op_support.h.
+#include "accel/core/ops/op_support.h"
+
+#include "accel/core/dispatch.h"
+
+namespace accel {
+
+namespace {
+enum class Category { Bool, Integer, Floating };
+Category category(ScalarType t) {
+  return t == kBool ? Category::Bool : is_floating_point(t) ? Category::Floating : Category::Integer;
+}
+}  // namespace
+
+ScalarType result_type(const Tensor& a, const Tensor& b) {
+  const bool a_dim = a.dim() > 0, b_dim = b.dim() > 0;
+  if (a_dim == b_dim) return promote_types(a.dtype(), b.dtype());
+  const Tensor& high = a_dim ? a : b;  // the dimensioned one
+  const Tensor& low = a_dim ? b : a;
+  if (category(low.dtype()) > category(high.dtype())) return promote_types(high.dtype(), low.dtype());
+  return high.dtype();
+}
+
+ScalarType result_type(const Tensor& a, const Scalar& b) {
+  const ScalarType bt = b.natural_type();
+  if (category(bt) > category(a.dtype())) {
+    return b.is_floating_point() ? kDefaultFloat : promote_types(a.dtype(), bt);
+  }
+  return a.dtype();
+}
+
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
+  const size_t n = std::max(a.size(), b.size());
+  DimVector out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    ACCEL_CHECK(da == db || da == 1 || db == 1, op,
+                "shapes {} and {} cannot be broadcast together (dimension {}: {} vs {})", a, b,
+                i, da, db);
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+DimVector broadcast_strides(const Tensor& t, IntArrayRef shape, const char* op) {
+  const size_t n = shape.size();
+  const size_t tn = static_cast<size_t>(t.dim());
+  ACCEL_CHECK(tn <= n, op, "cannot broadcast shape {} to {}", t.sizes(), shape);
+  DimVector strides(n, 0);
+  for (size_t i = 0; i < tn; ++i) {
+    const size_t d = i + (n - tn);
+    const int64_t size = t.sizes()[i];
+    ACCEL_CHECK(size == shape[d] || size == 1, op, "cannot broadcast shape {} to {}", t.sizes(),
+                shape);
+    strides[d] = size == 1 ? 0 : t.strides()[i];
+  }
+  return strides;
+}
+
+void check_same_device(const Tensor& a, const Tensor& b, const char* op) {
+  ACCEL_CHECK(a.device() == b.device(), op,
+              "expected all tensors to be on the same device, but found {} and {}", a.device(),
+              b.device());
+}
+
+ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t) {
+  dispatch_all(t, "scalar", [&]<typename T>() {
+    const T v = value.to<T>();
+    std::memcpy(bytes, &v, sizeof(T));
+  });
+}
+
+}  // namespace accel

@@ -1,0 +1,56 @@
+// What op implementations share: type promotion, output allocation, broadcast strides and
+// element-wise loop set-up. Internal to accel's ops (not part of the public headers).
+#pragma once
+
+#include <array>
+
+#include "accel/core/autograd/function.h"
+#include "accel/core/factories.h"
+#include "accel/core/ops.h"
+#include "accel/kernels/cpu/loops.h"
+
+namespace accel {
+
+// torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank C++ numbers;
+// a lower-ranked operand only promotes the result when it is of a higher category
+// (bool < integer < floating).
+ScalarType result_type(const Tensor& a, const Tensor& b);
+ScalarType result_type(const Tensor& a, const Scalar& b);
+// The default float type for integer inputs of ops that always produce floats (div, exp).
+inline ScalarType to_floating(ScalarType t) { return is_floating_point(t) ? t : kDefaultFloat; }
+
+// Strides that view `t` as having `shape` (0 on broadcast dims), or an error naming `op`.
+DimVector broadcast_strides(const Tensor& t, IntArrayRef shape, const char* op);
+
+void check_same_device(const Tensor& a, const Tensor& b, const char* op);
+
+// A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor.
+struct ScalarBuffer {
+  alignas(8) char bytes[8] = {};
+  ScalarBuffer(const Scalar& value, ScalarType t);
+  char* data() { return bytes; }
+};
+
+// An element-wise loop writing `out` from `inputs` broadcast to out's shape. A null entry in
+// `scalars` stands for the input tensor at that position; a non-null one is a number.
+template <int N>
+cpu::Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs,
+                       const char* op) {
+  std::array<char*, N> data;
+  std::array<DimVector, N> strides;
+  std::array<int64_t, N> element_sizes;
+  data[0] = static_cast<char*>(out.data_ptr());
+  strides[0] = out.strides();
+  element_sizes[0] = out.element_size();
+  for (int k = 1; k < N; ++k) {
+    const Tensor& in = *inputs[k - 1];
+    data[k] = static_cast<char*>(in.data_ptr());
+    strides[k] = broadcast_strides(in, out.sizes(), op);
+    element_sizes[k] = in.element_size();
+  }
+  std::array<IntArrayRef, N> stride_refs;
+  for (int k = 0; k < N; ++k) stride_refs[k] = strides[k];
+  return cpu::Loop<N>(out.sizes(), data, stride_refs, element_sizes);
+}
+
+}  // namespace accel

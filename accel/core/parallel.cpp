@@ -1,0 +1,69 @@
+// OpenMP-backed intra-op threading. Thread count defaults to the machine's cores.
+#include "accel/core/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "accel/core/error.h"
+
+namespace accel {
+
+namespace {
+std::atomic<int> num_threads{
+    static_cast<int>(std::max<unsigned>(1, std::thread::hardware_concurrency()))};
+thread_local bool serial_ops = false;
+}  // namespace
+
+void set_num_threads(int n) {
+  ACCEL_CHECK(n >= 1, "set_num_threads", "expected a positive thread count, got {}", n);
+  num_threads = n;
+}
+
+int get_num_threads() { return num_threads.load(std::memory_order_relaxed); }
+
+bool in_parallel_region() {
+#ifdef _OPENMP
+  if (omp_in_parallel()) return true;
+#endif
+  return serial_ops;
+}
+
+SerialOpsGuard::SerialOpsGuard() : previous_(serial_ops) { serial_ops = true; }
+SerialOpsGuard::~SerialOpsGuard() { serial_ops = previous_; }
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain,
+                  const std::function<void(int64_t, int64_t)>& f) {
+  const int64_t n = end - begin;
+  if (n <= 0) return;
+  const int threads = get_num_threads();
+  if (n <= grain || threads == 1 || in_parallel_region()) {
+    f(begin, end);
+    return;
+  }
+#ifdef _OPENMP
+  const int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  std::exception_ptr error;
+#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t lo = begin + n * c / chunks;
+    const int64_t hi = begin + n * (c + 1) / chunks;
+    try {
+      f(lo, hi);
+    } catch (...) {
+#pragma omp critical
+      error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  f(begin, end);
+#endif
+}
+
+}  // namespace accel

@@ -1,0 +1,36 @@
+// Intra-op parallelism: set_num_threads/get_num_threads and parallel_for, which splits a
+// range across OpenMP threads only when it holds more than `grain` elements (starting
+// threads costs more than a small op). Data-loader workers call ops single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace accel {
+
+void set_num_threads(int n);
+int get_num_threads();
+
+// Elements below which element-wise kernels stay on one thread.
+inline constexpr int64_t kElementwiseGrain = 32768;
+
+// True inside a parallel region or on a thread that asked for serial ops.
+bool in_parallel_region();
+// Makes ops on the calling thread run single-threaded for the guard's lifetime.
+class SerialOpsGuard {
+ public:
+  SerialOpsGuard();
+  ~SerialOpsGuard();
+  SerialOpsGuard(const SerialOpsGuard&) = delete;
+  SerialOpsGuard& operator=(const SerialOpsGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// Calls f(chunk_begin, chunk_end) over [begin, end): one call when the range is at most
+// `grain` long or only one thread is allowed, else contiguous chunks on several threads.
+void parallel_for(int64_t begin, int64_t end, int64_t grain,
+                  const std::function<void(int64_t, int64_t)>& f);
+
+}  // namespace accel

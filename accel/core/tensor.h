@@ -1,0 +1,292 @@
+// Tensor: a shared handle to a strided, typed view of device memory, with autograd.
+// Copying a Tensor copies the handle (like torch::Tensor); ops return new tensors or views.
+// Each member op forwards to the free function of the same name in ops.h, where the op's
+// semantics are documented once.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "accel/core/device.h"
+#include "accel/core/error.h"
+#include "accel/core/int_array_ref.h"
+#include "accel/core/scalar.h"
+#include "accel/core/scalar_type.h"
+#include "accel/core/tensor_impl.h"
+#include "accel/core/tensor_options.h"
+
+namespace accel {
+
+namespace autograd {
+class Node;
+}
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // ---- identity and geometry ----
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* impl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+
+  IntArrayRef sizes() const { return checked_impl().sizes; }
+  IntArrayRef strides() const { return checked_impl().strides; }
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return static_cast<int64_t>(checked_impl().sizes.size()); }
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const { return checked_impl().numel; }
+  int64_t storage_offset() const { return checked_impl().storage_offset; }
+  ScalarType dtype() const { return checked_impl().dtype; }
+  ScalarType scalar_type() const { return dtype(); }
+  Device device() const { return checked_impl().storage->device(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
+  int64_t element_size() const { return accel::element_size(dtype()); }
+  int64_t nbytes() const { return numel() * element_size(); }
+  bool is_floating_point() const { return accel::is_floating_point(dtype()); }
+  bool is_contiguous() const { return checked_impl().is_contiguous; }
+  const std::shared_ptr<Storage>& storage() const { return checked_impl().storage; }
+  // Bumped by every in-place op on any view of the same storage.
+  uint32_t version() const { return storage()->version(); }
+
+  // Address of element 0 of this view.
+  void* data_ptr() const;
+  template <typename T>
+  T* data_ptr() const {
+    check_dtype_for_access(scalar_type_of<T>, "data_ptr");
+    return static_cast<T*>(data_ptr());
+  }
+  // The single element's value (any numel()==1 tensor); copies from the device if needed.
+  template <typename T>
+  T item() const {
+    return item().to<T>();
+  }
+  Scalar item() const;
+
+  // ---- autograd ----
+  bool requires_grad() const;
+  Tensor& requires_grad_(bool requires_grad = true);
+  bool is_leaf() const;
+  // The accumulated gradient of a leaf (undefined until a backward reaches it).
+  const Tensor& grad() const;
+  Tensor& mutable_grad();
+  void set_grad(const Tensor& grad);
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  uint32_t output_nr() const;
+  // Computes gradients of this tensor w.r.t. the leaves that need them. A non-scalar tensor
+  // needs `gradient` (same shape). The graph is freed afterwards unless retain_graph.
+  void backward(const Tensor& gradient = {}, bool retain_graph = false) const;
+  // `hook(grad)` runs when this tensor's gradient is computed; a defined result replaces it.
+  void register_hook(TensorHook hook) const;
+  // Leaves only: `hook(leaf)` runs after the gradient was accumulated into leaf.grad().
+  void register_post_accumulate_grad_hook(PostAccumulateGradHook hook) const;
+  // Makes a non-leaf keep its gradient in grad() after backward.
+  void retain_grad() const;
+  Tensor detach() const;
+  Tensor& detach_();
+
+  // ---- conversion and copies ----
+  Tensor to(ScalarType dtype, bool copy = false) const;
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(TensorOptions options, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype) const;
+  Tensor contiguous() const;
+  Tensor clone() const;
+  Tensor cpu() const { return to(Device(kCPU)); }
+  Tensor cuda() const { return to(Device(kCUDA)); }
+  Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
+  Tensor float_() const { return to(kFloat32); }
+
+  // ---- arithmetic ----
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(const Scalar& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(const Scalar& exponent) const;
+  Tensor neg() const;
+  Tensor matmul(const Tensor& other) const;
+  Tensor mm(const Tensor& other) const;
+  Tensor bmm(const Tensor& other) const;
+
+  // ---- element-wise math ----
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor abs() const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tanh() const;
+  Tensor sigmoid() const;
+  Tensor relu() const;
+  Tensor gelu(std::string_view approximate = "none") const;
+  Tensor silu() const;
+  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor clamp_min(const Scalar& min) const { return clamp(min, std::nullopt); }
+  Tensor clamp_max(const Scalar& max) const { return clamp(std::nullopt, max); }
+
+  // ---- comparisons (results are kBool) and selection ----
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(const Scalar& other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(const Scalar& other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(const Scalar& other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(const Scalar& other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(const Scalar& other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(const Scalar& other) const;
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor where(const Tensor& condition, const Tensor& other) const;  // condition ? *this : other
+
+  // ---- reductions ----
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dims, bool keepdim = false,
+             std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean() const;
+  Tensor mean(IntArrayRef dims, bool keepdim = false) const;
+  Tensor prod() const;
+  Tensor prod(int64_t dim, bool keepdim = false) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor amax(IntArrayRef dims = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dims = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  // correction 1 is Bessel's (unbiased) estimate, as torch.var's default.
+  Tensor var(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
+  Tensor std(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dims, bool keepdim = false) const;
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
+  // ---- views and shape ----
+  Tensor view(IntArrayRef sizes) const;
+  Tensor reshape(IntArrayRef sizes) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor expand(IntArrayRef sizes) const;
+  Tensor expand_as(const Tensor& other) const { return expand(other.sizes()); }
+  Tensor view_as(const Tensor& other) const { return view(other.sizes()); }
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+
+  // ---- in place (bump the version counter; the result is *this) ----
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(const Scalar& other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(const Scalar& other);
+  Tensor& zero_();
+  Tensor& fill_(const Scalar& value);
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+
+  // ---- comparison of whole tensors ----
+  bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
+                bool equal_nan = false) const;
+  bool equal(const Tensor& other) const;
+
+  std::string toString() const;  // "CPUFloatType{2,3}"-style summary, as LibTorch
+
+ private:
+  const TensorImpl& checked_impl() const {
+    if (!impl_) [[unlikely]] fail_undefined();
+    return *impl_;
+  }
+  [[noreturn]] static void fail_undefined();
+  void check_dtype_for_access(ScalarType requested, const char* op) const;
+
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+using TensorList = std::span<const Tensor>;
+
+// The autograd state only some tensors need: accumulated gradients, hooks.
+struct AutogradMeta {
+  Tensor grad;                                       // leaves (and retain_grad non-leaves)
+  std::shared_ptr<autograd::Node> grad_accumulator;  // leaves: where their gradients sink
+  std::vector<TensorHook> hooks;                     // leaves: run before accumulation
+  std::vector<PostAccumulateGradHook> post_accumulate_hooks;
+  bool retains_grad = false;
+};
+
+std::ostream& operator<<(std::ostream& out, const Tensor& t);
+
+// Operators (same semantics as the named ops; comparisons return kBool tensors).
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, const Scalar& b);
+Tensor operator+(const Scalar& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Scalar& b);
+Tensor operator-(const Scalar& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Scalar& b);
+Tensor operator*(const Scalar& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Scalar& b);
+Tensor operator/(const Scalar& a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Scalar& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Scalar& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Scalar& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Scalar& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Scalar& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Scalar& b);
+Tensor& operator+=(Tensor& a, const Tensor& b);
+Tensor& operator+=(Tensor& a, const Scalar& b);
+Tensor& operator-=(Tensor& a, const Tensor& b);
+Tensor& operator-=(Tensor& a, const Scalar& b);
+Tensor& operator*=(Tensor& a, const Tensor& b);
+Tensor& operator*=(Tensor& a, const Scalar& b);
+Tensor& operator/=(Tensor& a, const Tensor& b);
+Tensor& operator/=(Tensor& a, const Scalar& b);
+
+// Wraps a dimension index that may be negative (-1 is the last) into [0, ndim), or throws
+// naming `op`. ndim 0 accepts dims -1 and 0, as PyTorch does for scalars.
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+
+}  // namespace accel

@@ -1,0 +1,67 @@
+// The element-wise binary functions, written once for the CPU loops and the CUDA kernels.
+// Arguments arrive in the accumulate type (float for Half/BFloat16).
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "accel/core/macros.h"
+
+namespace accel::math {
+
+enum class BinaryOp : int8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Eq, Ne, Lt, Le, Gt, Ge };
+
+constexpr bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq; }
+
+template <typename T>
+ACCEL_INLINE T pow_value(T base, T exponent) {
+  if constexpr (std::is_integral_v<T>) {
+    if (exponent < 0) return base == 1 ? T(1) : (base == T(-1) ? (exponent % 2 ? T(-1) : T(1)) : T(0));
+    T result = 1;
+    while (exponent > 0) {
+      if (exponent & 1) result = static_cast<T>(result * base);
+      base = static_cast<T>(base * base);
+      exponent = static_cast<T>(exponent >> 1);
+    }
+    return result;
+  } else {
+    return std::pow(base, exponent);
+  }
+}
+
+// max/min propagate NaN, as torch.maximum does.
+template <typename T>
+ACCEL_INLINE T maximum_value(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return a > b ? a : b;
+}
+template <typename T>
+ACCEL_INLINE T minimum_value(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return a < b ? a : b;
+}
+
+template <BinaryOp Op, typename T>
+ACCEL_INLINE auto binary_value(T a, T b) {
+  if constexpr (Op == BinaryOp::Add) return static_cast<T>(a + b);
+  if constexpr (Op == BinaryOp::Sub) return static_cast<T>(a - b);
+  if constexpr (Op == BinaryOp::Mul) return static_cast<T>(a * b);
+  if constexpr (Op == BinaryOp::Div) return static_cast<T>(a / b);
+  if constexpr (Op == BinaryOp::Pow) return pow_value(a, b);
+  if constexpr (Op == BinaryOp::Maximum) return maximum_value(a, b);
+  if constexpr (Op == BinaryOp::Minimum) return minimum_value(a, b);
+  if constexpr (Op == BinaryOp::Eq) return a == b;
+  if constexpr (Op == BinaryOp::Ne) return a != b;
+  if constexpr (Op == BinaryOp::Lt) return a < b;
+  if constexpr (Op == BinaryOp::Le) return a <= b;
+  if constexpr (Op == BinaryOp::Gt) return a > b;
+  if constexpr (Op == BinaryOp::Ge) return a >= b;
+}
+
+}  // namespace accel::math

@@ -1,0 +1,16 @@
+# Decides whether the CUDA backend is built (ACCEL_CUDA = AUTO/ON/OFF). AUTO builds it when
+# a CUDA toolkit is found. The backend links only the CUDA runtime and libraries (never
+# libcuda), so the library builds and runs on machines without a GPU or driver.
+set(ACCEL_WITH_CUDA OFF)
+if(NOT ACCEL_CUDA STREQUAL "OFF")
+  if(NOT CUDAToolkit_ROOT AND EXISTS /usr/local/cuda)
+    set(CUDAToolkit_ROOT /usr/local/cuda)
+  endif()
+  find_package(CUDAToolkit QUIET)
+  if(CUDAToolkit_FOUND)
+    set(ACCEL_WITH_CUDA ON)
+  elseif(ACCEL_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "ACCEL_CUDA=ON but no CUDA toolkit was found")
+  endif()
+endif()
+message(STATUS "accel: CUDA backend ${ACCEL_WITH_CUDA}")

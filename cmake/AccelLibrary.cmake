@@ -1,0 +1,43 @@
+# The accel static library (target accel::accel) and its installed CMake package.
+file(GLOB_RECURSE ACCEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*.cpp)
+file(GLOB_RECURSE ACCEL_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cpp
+     ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cu)
+if(ACCEL_CUDA_SOURCES)
+  list(REMOVE_ITEM ACCEL_SOURCES ${ACCEL_CUDA_SOURCES})
+endif()
+
+add_library(accel STATIC ${ACCEL_SOURCES})
+add_library(accel::accel ALIAS accel)
+target_compile_features(accel PUBLIC cxx_std_20)
+target_include_directories(accel PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                        $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_link_libraries(accel PUBLIC fmt::fmt Threads::Threads OpenMP::OpenMP_CXX
+                            PRIVATE Eigen3::Eigen ZLIB::ZLIB)
+target_compile_options(accel PRIVATE -Wall -Wextra)
+if(ACCEL_NATIVE)
+  target_compile_options(accel PRIVATE -march=native)
+endif()
+if(ACCEL_WITH_CUDA)
+  target_sources(accel PRIVATE ${ACCEL_CUDA_SOURCES})
+  target_compile_definitions(accel PUBLIC ACCEL_WITH_CUDA)
+  target_link_libraries(accel PUBLIC CUDA::cudart_static)
+endif()
+if(ACCEL_SANITIZE OR ACCEL_TSAN)
+  # Sanitizers must see every allocation's lifetime: no caching in accel's allocators.
+  target_compile_definitions(accel PRIVATE ACCEL_ALLOCATOR_BYPASS)
+endif()
+set_target_properties(accel PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+install(TARGETS accel EXPORT accelTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/accel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
+install(EXPORT accelTargets NAMESPACE accel:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/accel)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/accelConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/accelConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/accel)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/accelConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/accelConfig.cmake ${PROJECT_BINARY_DIR}/accelConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/accel)

@@ -1,0 +1,79 @@
+// Element-wise binary ops: values, broadcasting, type promotion, in-place forms, errors.
+#include <gtest/gtest.h>
+
+#include "accel/accel.h"
+
+namespace accel {
+namespace {
+
+TEST(Binary, AddBroadcastsAndPromotes) {
+  Tensor a = tensor({1.f, 2.f, 3.f}).view({3, 1});
+  Tensor b = tensor({10.0, 20.0});
+  Tensor c = a + b;
+  EXPECT_EQ(c.sizes(), IntArrayRef({3, 2}));
+  EXPECT_EQ(c.dtype(), kFloat64);
+  EXPECT_DOUBLE_EQ(c[2][1].item<double>(), 23.0);
+}
+
+TEST(Binary, ScalarKeepsTensorDtype) {
+  Tensor a = tensor({1.f, 2.f});
+  EXPECT_EQ((a * 2.5).dtype(), kFloat32);
+  Tensor i = tensor({1, 2});
+  EXPECT_EQ((i * 2).dtype(), kInt64);
+  EXPECT_EQ((i * 2.5).dtype(), kFloat32);
+  EXPECT_EQ((i / 2).dtype(), kFloat32);
+  EXPECT_FLOAT_EQ((i / 2)[0].item<float>(), 0.5f);
+}
+
+TEST(Binary, ZeroDimTensorDoesNotPromoteSameCategory) {
+  Tensor a = tensor({1.f, 2.f});
+  Tensor s = scalar_tensor(2.0, kFloat64);
+  EXPECT_EQ((a + s).dtype(), kFloat32);
+  Tensor i = tensor({1, 2});
+  EXPECT_EQ((i + s).dtype(), kFloat64);
+}
+
+TEST(Binary, InPlaceKeepsStorageAndBumpsVersion) {
+  Tensor a = ones({4});
+  void* before = a.data_ptr();
+  const uint32_t v = a.version();
+  a.add_(tensor({1.f, 2.f, 3.f, 4.f}), 2);
+  EXPECT_EQ(a.data_ptr(), before);
+  EXPECT_EQ(a.version(), v + 1);
+  EXPECT_FLOAT_EQ(a[3].item<float>(), 9.f);
+}
+
+TEST(Binary, InPlaceRejectsUnsafeCast) {
+  Tensor i = tensor({1, 2});
+  EXPECT_THROW(i.add_(tensor({0.5f, 1.f})), Error);
+}
+
+TEST(Binary, ShapeMismatchNamesOpAndShapes) {
+  try {
+    (void)(ones({2, 3}) + ones({4}));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("add"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("[2, 3]"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Binary, ComparisonsGiveBool) {
+  Tensor a = tensor({1.f, 2.f, 3.f});
+  Tensor m = a > 1.5;
+  EXPECT_EQ(m.dtype(), kBool);
+  EXPECT_FALSE(m[0].item<bool>());
+  EXPECT_TRUE(m[2].item<bool>());
+}
+
+TEST(Binary, MulGradient) {
+  Tensor a = tensor({1.0, 2.0}).requires_grad_();
+  Tensor b = tensor({3.0, 4.0}).requires_grad_();
+  Tensor c = a * b;
+  c.backward(ones({2}, kFloat64));
+  EXPECT_DOUBLE_EQ(a.grad()[1].item<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(b.grad()[0].item<double>(), 1.0);
+}
+
+}  // namespace
+}  // namespace accel
