@@ -2,6 +2,7 @@
 #pragma once
 
 #include "accel/core/allocator.h"
+#include "accel/core/autocast.h"
 #include "accel/core/autograd/engine.h"
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/device.h"

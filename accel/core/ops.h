@@ -108,8 +108,6 @@ Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length);
 Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start = std::nullopt,
              std::optional<int64_t> end = std::nullopt, int64_t step = 1);
 Tensor select(const Tensor& a, int64_t dim, int64_t index);
-Tensor as_strided(const Tensor& a, IntArrayRef sizes, IntArrayRef strides,
-                  std::optional<int64_t> storage_offset = std::nullopt);
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);

@@ -65,7 +65,8 @@ class SmallVector {
       std::move(heap_.begin(), heap_.begin() + static_cast<std::ptrdiff_t>(n), inline_);
       heap_.clear();
     } else {
-      for (size_t i = n; i < size_; ++i) inline_[i] = T();
+      // Drop what the removed elements held (shared_ptrs in autograd edges).
+      std::fill(std::begin(inline_) + n, std::begin(inline_) + std::max(n, size_), T());
     }
     size_ = n;
   }

@@ -1,0 +1,185 @@
+// Fixture loading and the four checks of the op-test harness.
+#include "core/op_harness.h"
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace accel::testing {
+
+namespace {
+
+using nlohmann::json;
+
+const json& load_fixture(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, json> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  const std::string path = std::string(ACCEL_FIXTURE_DIR) + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open fixture " + path);
+  return cache.emplace(name, json::parse(in)).first->second;
+}
+
+const json& case_entry(const OpCase& c, const std::string& fixture) {
+  const json& all = load_fixture(fixture);
+  if (!all.contains(c.name)) throw std::runtime_error("fixture " + fixture + " lacks " + c.name);
+  return all.at(c.name);
+}
+
+ScalarType dtype_from_name(const std::string& name) {
+  for (ScalarType t : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kUInt8, kBool}) {
+    if (to_string(t) == name) return t;
+  }
+  throw std::runtime_error("unknown dtype " + name);
+}
+
+Tensor decode(const json& j) {
+  const std::vector<int64_t> shape = j.at("shape").get<std::vector<int64_t>>();
+  const ScalarType dtype = dtype_from_name(j.at("dtype").get<std::string>());
+  const json& data = j.at("data");
+  Tensor out = empty(shape, kFloat64);
+  double* p = out.data_ptr<double>();
+  for (size_t i = 0; i < data.size(); ++i) p[i] = data[i].get<double>();
+  return out.to(dtype);
+}
+
+std::vector<Tensor> decode_inputs(const json& entry) {
+  std::vector<Tensor> inputs;
+  for (const json& j : entry.at("inputs")) inputs.push_back(decode(j));
+  return inputs;
+}
+
+bool has_grads(const json& entry) { return entry.contains("grads"); }
+
+// Elements of `actual` and `expected` agree within atol + rtol * |expected| (exactly for
+// integer and bool results).
+void expect_close(const Tensor& actual, const Tensor& expected, double rtol, double atol,
+                  const std::string& what) {
+  ASSERT_TRUE(actual.defined()) << what << ": result is undefined";
+  ASSERT_EQ(actual.sizes(), expected.sizes()) << what << ": shape";
+  if (!expected.is_floating_point()) {
+    ASSERT_EQ(actual.dtype(), expected.dtype()) << what << ": dtype";
+  }
+  const Tensor a = actual.to(kFloat64).contiguous();
+  const Tensor e = expected.to(kFloat64).contiguous();
+  const double* pa = a.data_ptr<double>();
+  const double* pe = e.data_ptr<double>();
+  int reported = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double tol = atol + rtol * std::abs(pe[i]);
+    const bool ok = std::abs(pa[i] - pe[i]) <= tol || (std::isnan(pa[i]) && std::isnan(pe[i])) ||
+                    (std::isinf(pe[i]) && pa[i] == pe[i]);
+    if (!ok && reported++ < 5) {
+      ADD_FAILURE() << what << ": element " << i << " is " << pa[i] << ", expected " << pe[i]
+                    << " (tolerance " << tol << ")";
+    }
+  }
+}
+
+std::vector<Tensor> as_leaves(const std::vector<Tensor>& inputs, const json& entry) {
+  std::vector<Tensor> leaves;
+  const json& grads = entry.at("grads");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Tensor t = inputs[i].clone();
+    if (!grads[i].is_null()) t.requires_grad_(true);
+    leaves.push_back(t);
+  }
+  return leaves;
+}
+
+}  // namespace
+
+void check_forward(const OpCase& c, const std::string& fixture) {
+  const json& entry = case_entry(c, fixture);
+  const Tensor out = c.fn(decode_inputs(entry));
+  expect_close(out, decode(entry.at("output")), 1e-10, 1e-12, c.name + " forward (float64)");
+}
+
+void check_backward(const OpCase& c, const std::string& fixture) {
+  const json& entry = case_entry(c, fixture);
+  if (!has_grads(entry)) GTEST_SKIP() << "not differentiable";
+  std::vector<Tensor> leaves = as_leaves(decode_inputs(entry), entry);
+  const Tensor out = c.fn(leaves);
+  out.backward(decode(entry.at("grad_output")));
+  const json& grads = entry.at("grads");
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (grads[i].is_null()) continue;
+    expect_close(leaves[i].grad(), decode(grads[i]), 1e-10, 1e-12,
+                 c.name + " gradient of input " + std::to_string(i));
+  }
+}
+
+void check_finite_differences(const OpCase& c, const std::string& fixture) {
+  const json& entry = case_entry(c, fixture);
+  if (!has_grads(entry)) GTEST_SKIP() << "not differentiable";
+  const std::vector<Tensor> inputs = decode_inputs(entry);
+  const Tensor grad_output = decode(entry.at("grad_output"));
+  std::vector<Tensor> leaves = as_leaves(inputs, entry);
+  c.fn(leaves).backward(grad_output);
+
+  // f(x) = sum(op(x) * grad_output): its derivative is exactly what backward computed.
+  auto objective = [&](const std::vector<Tensor>& xs) {
+    NoGradGuard no_grad;
+    return (c.fn(xs) * grad_output).sum().item<double>();
+  };
+  constexpr double eps = 1e-6;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!leaves[i].requires_grad()) continue;
+    std::vector<Tensor> xs;
+    for (const Tensor& t : inputs) xs.push_back(t.clone());
+    Tensor numeric = zeros_like(xs[i]);
+    double* x = xs[i].data_ptr<double>();
+    for (int64_t j = 0; j < xs[i].numel(); ++j) {
+      const double saved = x[j];
+      x[j] = saved + eps;
+      const double up = objective(xs);
+      x[j] = saved - eps;
+      const double down = objective(xs);
+      x[j] = saved;
+      numeric.data_ptr<double>()[j] = (up - down) / (2 * eps);
+    }
+    expect_close(leaves[i].grad(), numeric, 1e-5, 1e-6,
+                 c.name + " finite-difference gradient of input " + std::to_string(i));
+  }
+}
+
+void check_low_precision(const OpCase& c, const std::string& fixture) {
+  const json& entry = case_entry(c, fixture);
+  const Tensor expected = decode(entry.at("output"));
+  for (ScalarType dtype : c.low_precision) {
+    std::vector<Tensor> inputs = decode_inputs(entry);
+    for (Tensor& t : inputs) {
+      if (t.is_floating_point()) t = t.to(dtype);
+    }
+    const Tensor out = c.fn(inputs);
+    if (expected.is_floating_point()) {
+      EXPECT_EQ(out.dtype(), dtype) << c.name << ": result dtype";
+    }
+    const double tol = dtype == kFloat32 ? 1e-5 : dtype == kFloat16 ? 4e-3 : 3e-2;
+    // Reduced-precision inputs are themselves rounded: compare with a relative tolerance
+    // plus an absolute one scaled to the output's magnitude.
+    const double scale = std::max(1.0, expected.numel() == 0 ? 1.0
+                                                              : expected.to(kFloat64).abs().amax().item<double>());
+    expect_close(out, expected, tol, tol * scale,
+                 c.name + " forward (" + std::string(to_string(dtype)) + ")");
+  }
+}
+
+void check_table_covers_fixture(const std::vector<OpCase>& cases, const std::string& fixture) {
+  const json& all = load_fixture(fixture);
+  std::set<std::string> in_table;
+  for (const OpCase& c : cases) in_table.insert(c.name);
+  for (const auto& [name, entry] : all.items()) {
+    EXPECT_TRUE(in_table.count(name)) << fixture << " has case " << name << " with no test row";
+  }
+  for (const std::string& name : in_table) {
+    EXPECT_TRUE(all.contains(name)) << "test row " << name << " has no fixture in " << fixture;
+  }
+}
+
+}  // namespace accel::testing
