@@ -9,6 +9,8 @@ if(NOT ACCEL_CUDA STREQUAL "OFF")
   find_package(CUDAToolkit QUIET)
   if(CUDAToolkit_FOUND)
     set(ACCEL_WITH_CUDA ON)
+    # Recorded in the installed package so that consumers find the same toolkit.
+    cmake_path(GET CUDAToolkit_BIN_DIR PARENT_PATH ACCEL_CUDA_TOOLKIT_ROOT)
   elseif(ACCEL_CUDA STREQUAL "ON")
     message(FATAL_ERROR "ACCEL_CUDA=ON but no CUDA toolkit was found")
   endif()

@@ -24,8 +24,9 @@ class Generator {
   uint64_t initial_seed() const;
   GeneratorState get_state() const;
   void set_state(const GeneratorState& state);
-  // Reserves `blocks` 128-bit counter blocks and returns the first one's index.
-  uint64_t reserve(uint64_t blocks);
+  // Reserves `blocks` 128-bit counter blocks for one draw and returns the state the draw
+  // starts from (the seed and the first block's index), read under the same lock.
+  GeneratorState reserve(uint64_t blocks);
 
  private:
   mutable std::mutex mutex_;

@@ -1,6 +1,8 @@
 // Names of the scalar types and PyTorch's promotion table.
 #include "accel/core/scalar_type.h"
 
+#include <ostream>
+
 namespace accel {
 
 std::string_view to_string(ScalarType t) {
@@ -8,6 +10,8 @@ std::string_view to_string(ScalarType t) {
                                         "int64",   "int32",   "uint8",   "bool"};
   return names[static_cast<int>(t)];
 }
+
+std::ostream& operator<<(std::ostream& out, ScalarType t) { return out << to_string(t); }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   // Rows and columns in enum order: f32 f64 f16 bf16 i64 i32 u8 b1 (torch/_prims_common).

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <iosfwd>
 #include <string_view>
 
 #include "accel/core/half.h"
@@ -45,6 +46,7 @@ constexpr int64_t element_size(ScalarType t) {
 
 // PyTorch's spelling: "float32", "int64", ...
 std::string_view to_string(ScalarType t);
+std::ostream& operator<<(std::ostream& out, ScalarType t);
 
 constexpr bool is_floating_point(ScalarType t) {
   return t == kFloat32 || t == kFloat64 || t == kFloat16 || t == kBFloat16;

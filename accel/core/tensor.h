@@ -106,7 +106,6 @@ class Tensor {
   Tensor cpu() const { return to(Device(kCPU)); }
   Tensor cuda() const { return to(Device(kCUDA)); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
-  Tensor float_() const { return to(kFloat32); }
 
   // ---- arithmetic ----
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;

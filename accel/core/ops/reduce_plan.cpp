@@ -7,6 +7,8 @@
 namespace accel {
 
 ReducePlan plan_reduction(const Tensor& t, IntArrayRef dims, bool keepdim, const char* op) {
+  ACCEL_CHECK(t.is_cpu(), op, "device {} is not supported in this build", t.device());
+  NoGradGuard no_grad;  // the plan's copies are kernel inputs, not recorded ops
   const int64_t nd = t.dim();
   ReducePlan plan;
   plan.reduced_mask.assign(static_cast<size_t>(nd), dims.empty() ? 1 : 0);
@@ -58,10 +60,19 @@ ReducePlan plan_reduction(const Tensor& t, IntArrayRef dims, bool keepdim, const
       reduced *= t.sizes()[d];
     }
   }
-  NoGradGuard no_grad;
   plan.input = t.permute(order).contiguous();
   plan.shape = {kept, reduced, 1};
+  plan.permutation = order;
   return plan;
+}
+
+Tensor to_input_order(const Tensor& planned, IntArrayRef permutation) {
+  if (permutation.empty()) return planned;
+  DimVector inverse(permutation.size());
+  for (size_t i = 0; i < permutation.size(); ++i) {
+    inverse[static_cast<size_t>(permutation[i])] = static_cast<int64_t>(i);
+  }
+  return planned.permute(inverse);
 }
 
 }  // namespace accel

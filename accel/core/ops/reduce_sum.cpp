@@ -1,6 +1,8 @@
 // sum and mean (over all or some dims) and sum_to, the inverse of broadcasting that every
 // broadcasting op's backward uses. The gradient of a sum is the upstream gradient expanded
-// back over the reduced dims.
+// back over the reduced dims. Under autocast sum and mean run in float32; sum_to (used by
+// backward functions) keeps the gradient's dtype.
+#include "accel/core/autocast.h"
 #include "accel/core/ops/op_support.h"
 #include "accel/core/ops/reduce_plan.h"
 
@@ -20,11 +22,10 @@ Tensor expand_reduced(const Tensor& grad, const DimVector& keepdim_sizes, const 
   return grad.reshape(keepdim_sizes).expand(in_sizes);
 }
 
-}  // namespace
-
-Tensor sum(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<ScalarType> dtype) {
-  ACCEL_CHECK(a.is_cpu(), "sum", "device {} is not supported in this build", a.device());
-  ReducePlan plan = plan_reduction(a, dims, keepdim, "sum");
+// sum without autocast; `op` names the public op in errors.
+Tensor sum_impl(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<ScalarType> dtype,
+                const char* op) {
+  ReducePlan plan = plan_reduction(a, dims, keepdim, op);
   const ScalarType out_type = sum_type(a.dtype(), dtype);
   Tensor out = empty(plan.out_sizes, a.options().dtype(out_type));
   cpu::sum(out_type, plan.input.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
@@ -38,13 +39,19 @@ Tensor sum(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<Scalar
   return out;
 }
 
+}  // namespace
+
+Tensor sum(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<ScalarType> dtype) {
+  return sum_impl(autocast_input(a, CastPolicy::Float32), dims, keepdim, dtype, "sum");
+}
+
 Tensor sum(const Tensor& a, std::optional<ScalarType> dtype) { return sum(a, {}, false, dtype); }
 
 Tensor mean(const Tensor& a, IntArrayRef dims, bool keepdim) {
   ACCEL_CHECK(is_floating_point(a.dtype()), "mean",
               "could not infer output dtype: input dtype must be floating point, got {}",
               a.dtype());
-  const Tensor total = sum(a, dims, keepdim);
+  const Tensor total = sum_impl(autocast_input(a, CastPolicy::Float32), dims, keepdim, {}, "mean");
   // An empty reduction divides 0 by 0: nan, as in PyTorch.
   const int64_t count = total.numel() == 0 ? 1 : a.numel() / total.numel();
   return total / static_cast<double>(count);
@@ -59,7 +66,7 @@ Tensor sum_to(const Tensor& grad, IntArrayRef sizes) {
   for (int64_t d = 0; d < grad.dim(); ++d) {
     if (d < lead || (sizes[d - lead] == 1 && grad.sizes()[d] != 1)) dims.push_back(d);
   }
-  Tensor reduced = dims.empty() ? grad : sum(grad, dims, true);
+  Tensor reduced = dims.empty() ? grad : sum_impl(grad, dims, true, {}, "sum_to");
   return reduced.reshape(sizes);
 }
 

@@ -18,9 +18,10 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int
 // Records a view whose gradient is `grad.reshape(input sizes)`.
 Tensor record_reshaping_view(const Tensor& a, Tensor out, const char* name) {
   if (autograd::should_record(a)) {
-    autograd::record(name, {a}, out, [sizes = DimVector(a.sizes())](const Tensor& grad, GradInputs& in) {
-      in[0] = grad.reshape(sizes);
-    });
+    autograd::record(name, {a}, out,
+                     [sizes = DimVector(a.sizes())](const Tensor& grad, GradInputs& in) {
+                       in[0] = grad.reshape(sizes);
+                     });
   }
   return out;
 }
@@ -66,7 +67,8 @@ std::optional<DimVector> view_strides(IntArrayRef old_sizes, IntArrayRef old_str
   int64_t view_numel = 1;
   for (int64_t d = static_cast<int64_t>(old_sizes.size()) - 1; d >= 0; --d) {
     tensor_numel *= old_sizes[d];
-    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+    if (d == 0 ||
+        (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
       while (view_d >= 0 && (view_numel < tensor_numel || sizes[view_d] == 1)) {
         strides[view_d] = view_numel * chunk_base_stride;
         view_numel *= sizes[view_d];
@@ -130,10 +132,11 @@ Tensor squeeze(const Tensor& a) {
 
 Tensor squeeze(const Tensor& a, int64_t dim) {
   const int64_t d = wrap_dim(dim, a.dim(), "squeeze");
-  if (a.dim() == 0 || a.sizes()[d] != 1) return record_reshaping_view(a, make_view(a, a.sizes(), a.strides(), a.storage_offset()), "squeeze");
   DimVector sizes(a.sizes()), strides(a.strides());
-  sizes.erase(static_cast<size_t>(d));
-  strides.erase(static_cast<size_t>(d));
+  if (a.dim() > 0 && sizes[d] == 1) {
+    sizes.erase(static_cast<size_t>(d));
+    strides.erase(static_cast<size_t>(d));
+  }
   return record_reshaping_view(a, make_view(a, sizes, strides, a.storage_offset()), "squeeze");
 }
 
@@ -149,8 +152,8 @@ Tensor unsqueeze(const Tensor& a, int64_t dim) {
 Tensor permute(const Tensor& a, IntArrayRef dims) {
   const int64_t nd = a.dim();
   ACCEL_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute",
-              "number of dims don't match: tensor has {} dims ({}), permutation {}", nd,
-              a.sizes(), dims);
+              "number of dims don't match: tensor has {} dims ({}), permutation {}", nd, a.sizes(),
+              dims);
   DimVector sizes(static_cast<size_t>(nd)), strides(static_cast<size_t>(nd)),
       inverse(static_cast<size_t>(nd));
   SmallVector<int64_t, kInlineDims> seen(static_cast<size_t>(nd), 0);
@@ -172,9 +175,9 @@ Tensor permute(const Tensor& a, IntArrayRef dims) {
 }
 
 Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) {
-  if (a.dim() == 0) return permute(a, {});
   const int64_t d0 = wrap_dim(dim0, a.dim(), "transpose");
   const int64_t d1 = wrap_dim(dim1, a.dim(), "transpose");
+  if (a.dim() == 0) return permute(a, {});
   DimVector order(static_cast<size_t>(a.dim()));
   for (int64_t d = 0; d < a.dim(); ++d) order[d] = d;
   std::swap(order[d0], order[d1]);
@@ -182,9 +185,10 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) {
 }
 
 Tensor t(const Tensor& a) {
-  ACCEL_CHECK(a.dim() <= 2, "t", "expects a tensor with <= 2 dimensions, but got {} ({})",
-              a.dim(), a.sizes());
-  return a.dim() < 2 ? permute(a, a.dim() == 1 ? IntArrayRef{0} : IntArrayRef{}) : transpose(a, 0, 1);
+  ACCEL_CHECK(a.dim() <= 2, "t", "expects a tensor with <= 2 dimensions, but got {} ({})", a.dim(),
+              a.sizes());
+  return a.dim() < 2 ? permute(a, a.dim() == 1 ? IntArrayRef{0} : IntArrayRef{})
+                     : transpose(a, 0, 1);
 }
 
 Tensor expand(const Tensor& a, IntArrayRef sizes) {
@@ -198,13 +202,16 @@ Tensor expand(const Tensor& a, IntArrayRef sizes) {
   for (int64_t d = 0; d < nd; ++d) {
     const int64_t target = sizes[d];
     if (d < lead) {
-      ACCEL_CHECK(target >= 0, "expand", "the expanded size {} is not allowed in a leading, non-existing dimension", target);
+      ACCEL_CHECK(target >= 0, "expand",
+                  "the expanded size {} is not allowed in a leading, non-existing dimension",
+                  target);
       out_sizes[d] = target;
       out_strides[d] = 0;
       continue;
     }
     const int64_t have = a.sizes()[d - lead];
     const int64_t want = target == -1 ? have : target;
+    ACCEL_CHECK(want >= 0, "expand", "invalid size {} in target sizes {}", target, sizes);
     ACCEL_CHECK(have == want || have == 1, "expand",
                 "the expanded size of the tensor ({}) must match the existing size ({}) at "
                 "non-singleton dimension {}; target sizes {}, tensor sizes {}",
@@ -214,9 +221,10 @@ Tensor expand(const Tensor& a, IntArrayRef sizes) {
   }
   Tensor out = make_view(a, out_sizes, out_strides, a.storage_offset());
   if (autograd::should_record(a)) {
-    autograd::record("expand", {a}, out, [sizes = DimVector(a.sizes())](const Tensor& grad, GradInputs& in) {
-      in[0] = sum_to(grad, sizes);
-    });
+    autograd::record("expand", {a}, out,
+                     [sizes = DimVector(a.sizes())](const Tensor& grad, GradInputs& in) {
+                       in[0] = sum_to(grad, sizes);
+                     });
   }
   return out;
 }
@@ -240,12 +248,13 @@ Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start_opt,
   strides[d] = a.strides()[d] * step;
   Tensor out = make_view(a, sizes, strides, a.storage_offset() + start * a.strides()[d]);
   if (autograd::should_record(a)) {
-    autograd::record("slice", {a}, out,
-                     [in = autograd::InputInfo(a), d, start, end, step](const Tensor& grad, GradInputs& g) {
-                       Tensor result = zeros(in.sizes, grad.options());
-                       result.slice(d, start, end, step).copy_(grad);
-                       g[0] = result;
-                     });
+    autograd::record(
+        "slice", {a}, out,
+        [in = autograd::InputInfo(a), d, start, end, step](const Tensor& grad, GradInputs& g) {
+          Tensor result = zeros(in.sizes, grad.options());
+          result.slice(d, start, end, step).copy_(grad);
+          g[0] = result;
+        });
   }
   return out;
 }
@@ -287,7 +296,9 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index) {
 
 Tensor Tensor::view(IntArrayRef sizes) const { return accel::view(*this, sizes); }
 Tensor Tensor::reshape(IntArrayRef sizes) const { return accel::reshape(*this, sizes); }
-Tensor Tensor::flatten(int64_t start, int64_t end) const { return accel::flatten(*this, start, end); }
+Tensor Tensor::flatten(int64_t start, int64_t end) const {
+  return accel::flatten(*this, start, end);
+}
 Tensor Tensor::squeeze() const { return accel::squeeze(*this); }
 Tensor Tensor::squeeze(int64_t dim) const { return accel::squeeze(*this, dim); }
 Tensor Tensor::unsqueeze(int64_t dim) const { return accel::unsqueeze(*this, dim); }

@@ -1,9 +1,17 @@
-// Deterministic sums. An inner-contiguous row (inner == 1) is summed chunk by chunk, each
-// chunk left to right in a vectorizable loop; with inner > 1 the reduced index walks rows
-// of `inner` contiguous outputs at once, which vectorizes across the outputs instead.
+// Deterministic reductions and softmax. Outputs are processed in tiles of up to kTileWidth
+// adjacent outputs (o, i..i+w): the r loop walks each reduced row's contiguous run in memory
+// order and the k loop across the tile vectorizes. With inner == 1 a tile is one output whose
+// terms are contiguous; sums and products of such rows fold fixed chunks (eight partial
+// results each, for vectorization) combined in order, so long rows may fold their chunks on
+// several threads and still give the same bits.
 #include "accel/kernels/cpu/reduce.h"
 
-#include <vector>
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <type_traits>
 
 #include "accel/core/dispatch.h"
 #include "accel/core/parallel.h"
@@ -12,55 +20,424 @@ namespace accel::cpu {
 
 namespace {
 
-template <typename Acc, typename In>
-Acc sum_row(const In* in, int64_t n) {
-  Acc total = 0;
-  for (int64_t start = 0; start < n; start += kReduceChunk) {
-    const int64_t end = std::min(n, start + kReduceChunk);
-    // Eight independent partial sums let the compiler vectorize without reassociating.
-    Acc partial[8] = {};
-    int64_t i = start;
-    for (; i + 8 <= end; i += 8) {
-      for (int k = 0; k < 8; ++k) partial[k] += static_cast<Acc>(in[i + k]);
+constexpr int64_t kTileWidth = 64;
+
+// The type a kernel computes in: float for 16-bit floats, the element type otherwise.
+template <typename T>
+using compute_t =
+    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
+
+template <typename T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return v != v;  // std::isnan, in a form the vectorizer knows
+  } else {
+    return false;
+  }
+}
+
+// The tile width when inner == 1: a compile-time 1, so tile loops collapse to row loops.
+using Unit = std::integral_constant<int64_t, 1>;
+
+// Calls f(in_offset, out_offset, width) for tiles of adjacent outputs covering the shape:
+// output out_offset + k (k < width) reduces in[in_offset + r * inner + k] over r.
+template <typename F>
+void for_each_tile(ReduceShape s, F&& f) {
+  const int64_t row_work = std::max<int64_t>(s.reduced, 1);
+  if (s.inner == 1) {
+    parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / row_work),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t o = begin; o < end; ++o) f(o * s.reduced, o, Unit{});
+                 });
+    return;
+  }
+  const int64_t per_outer = (s.inner + kTileWidth - 1) / kTileWidth;
+  const int64_t tile_work = row_work * std::min(s.inner, kTileWidth);
+  parallel_for(0, s.outer * per_outer, std::max<int64_t>(1, kElementwiseGrain / tile_work),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t t = begin; t < end; ++t) {
+                   const int64_t o = t / per_outer;
+                   const int64_t i = (t % per_outer) * kTileWidth;
+                   f(o * s.reduced * s.inner + i, o * s.inner + i,
+                     std::min(kTileWidth, s.inner - i));
+                 }
+               });
+}
+
+// ---- folds: sum, prod, max and min ----
+
+struct Add {
+  template <typename T>
+  static constexpr T identity() {
+    return T(0);
+  }
+  template <typename T>
+  static T apply(T a, T b) {
+    return a + b;
+  }
+};
+
+struct Multiply {
+  template <typename T>
+  static constexpr T identity() {
+    return T(1);
+  }
+  template <typename T>
+  static T apply(T a, T b) {
+    return a * b;
+  }
+};
+
+// max (or min) that propagates NaN, as PyTorch's max does.
+template <bool Max>
+struct Extreme {
+  template <typename T>
+  static constexpr T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) {
+      return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    } else {
+      return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     }
-    for (; i < end; ++i) partial[0] += static_cast<Acc>(in[i]);
-    total += ((partial[0] + partial[1]) + (partial[2] + partial[3])) +
-             ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+  }
+  template <typename T>
+  static T apply(T a, T b) {
+    // Bitwise | keeps this branch-free, so it vectorizes as compare-and-blend.
+    return ((Max ? b > a : b < a) | is_nan(b)) ? b : a;
+  }
+};
+
+// Folds term(i) over i in [begin, end). Eight interleaved partial results, combined as a
+// tree, let the compiler vectorize without reassociating.
+template <typename Op, typename Acc, typename Term>
+Acc fold_chunk(int64_t begin, int64_t end, const Term& term) {
+  Acc partial[8];
+  std::fill_n(partial, 8, Op::template identity<Acc>());
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    for (int k = 0; k < 8; ++k) partial[k] = Op::apply(partial[k], term(i + k));
+  }
+  for (; i < end; ++i) partial[0] = Op::apply(partial[0], term(i));
+  return Op::apply(Op::apply(Op::apply(partial[0], partial[1]), Op::apply(partial[2], partial[3])),
+                   Op::apply(Op::apply(partial[4], partial[5]), Op::apply(partial[6], partial[7])));
+}
+
+// Folds term(i) over i in [0, n) chunk by chunk, the chunks' results combined in order.
+template <typename Op, typename Acc, typename Term>
+Acc fold_row(int64_t n, const Term& term) {
+  Acc total = Op::template identity<Acc>();
+  for (int64_t start = 0; start < n; start += kReduceChunk) {
+    total = Op::apply(total, fold_chunk<Op, Acc>(start, std::min(n, start + kReduceChunk), term));
   }
   return total;
 }
 
-template <typename Out, typename In>
-void sum_typed(const In* in, Out* out, ReduceShape s) {
-  using Acc = std::conditional_t<std::is_floating_point_v<Out> || std::is_same_v<Out, Half> ||
-                                     std::is_same_v<Out, BFloat16>,
-                                 std::conditional_t<std::is_same_v<Out, double>, double, float>,
-                                 Out>;
-  if (s.inner == 1) {
-    parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(s.reduced, 1)),
+template <typename Op, typename Out, typename In>
+void fold(const In* in, Out* out, ReduceShape s) {
+  using Acc = compute_t<Out>;
+  auto row_term = [in, &s](int64_t o) {
+    return [row = in + o * s.reduced](int64_t i) { return static_cast<Acc>(row[i]); };
+  };
+  const int64_t chunks = (s.reduced + kReduceChunk - 1) / kReduceChunk;
+  if (s.inner == 1 && chunks > 1 && s.outer < get_num_threads()) {
+    // Few long rows: fold their chunks in parallel, then combine each row's chunks in order
+    // (the same operations as fold_row, hence the same bits).
+    const auto partials = std::make_unique<Acc[]>(static_cast<size_t>(s.outer * chunks));
+    parallel_for(0, s.outer * chunks, std::max<int64_t>(1, kElementwiseGrain / kReduceChunk),
                  [&](int64_t begin, int64_t end) {
-                   for (int64_t o = begin; o < end; ++o) {
-                     out[o] = static_cast<Out>(sum_row<Acc>(in + o * s.reduced, s.reduced));
+                   for (int64_t c = begin; c < end; ++c) {
+                     const int64_t start = (c % chunks) * kReduceChunk;
+                     partials[c] = fold_chunk<Op, Acc>(
+                         start, std::min(s.reduced, start + kReduceChunk), row_term(c / chunks));
                    }
                  });
+    for (int64_t o = 0; o < s.outer; ++o) {
+      Acc total = Op::template identity<Acc>();
+      for (int64_t c = 0; c < chunks; ++c) total = Op::apply(total, partials[o * chunks + c]);
+      out[o] = static_cast<Out>(total);
+    }
     return;
   }
-  const int64_t rows = s.outer * s.inner;
-  parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(rows, 1)),
-               [&](int64_t begin, int64_t end) {
-                 std::vector<Acc> acc(static_cast<size_t>(s.inner));
-                 for (int64_t o = begin; o < end; ++o) {
-                   std::fill(acc.begin(), acc.end(), Acc(0));
-                   const In* base = in + o * s.reduced * s.inner;
-                   for (int64_t r = 0; r < s.reduced; ++r) {
-                     const In* row = base + r * s.inner;
-                     for (int64_t i = 0; i < s.inner; ++i) acc[i] += static_cast<Acc>(row[i]);
-                   }
-                   for (int64_t i = 0; i < s.inner; ++i) {
-                     out[o * s.inner + i] = static_cast<Out>(acc[i]);
-                   }
-                 }
-               });
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    if constexpr (std::is_same_v<decltype(width), Unit>) {
+      out[out_off] = static_cast<Out>(fold_row<Op, Acc>(s.reduced, row_term(out_off)));
+    } else {
+      Acc acc[kTileWidth];
+      std::fill_n(acc, width, Op::template identity<Acc>());
+      for (int64_t r = 0; r < s.reduced; ++r) {
+        const In* row = in + in_off + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) acc[k] = Op::apply(acc[k], static_cast<Acc>(row[k]));
+      }
+      for (int64_t k = 0; k < width; ++k) out[out_off + k] = static_cast<Out>(acc[k]);
+    }
+  });
+}
+
+template <typename T>
+void prod_backward_typed(const T* in, const T* grad, T* grad_in, ReduceShape s) {
+  using C = compute_t<T>;
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    C others[kTileWidth];  // product of the row's nonzero elements
+    int64_t zeros[kTileWidth];
+    std::fill_n(others, width, C(1));
+    std::fill_n(zeros, width, 0);
+    for (int64_t r = 0; r < s.reduced; ++r) {
+      const T* row = in + in_off + r * s.inner;
+      for (int64_t k = 0; k < width; ++k) {
+        const C v = static_cast<C>(row[k]);
+        if (v == C(0)) {
+          ++zeros[k];
+        } else {
+          others[k] *= v;
+        }
+      }
+    }
+    for (int64_t r = 0; r < s.reduced; ++r) {
+      const T* row = in + in_off + r * s.inner;
+      T* out = grad_in + in_off + r * s.inner;
+      for (int64_t k = 0; k < width; ++k) {
+        const C v = static_cast<C>(row[k]);
+        const C g = static_cast<C>(grad[out_off + k]);
+        C d = C(0);
+        if (zeros[k] == 0) {
+          d = g * (others[k] / v);
+        } else if (zeros[k] == 1 && v == C(0)) {
+          d = g * others[k];
+        }
+        out[k] = static_cast<T>(d);
+      }
+    }
+  });
+}
+
+// ---- max / min with the index of the first extremum ----
+
+// Values by a fold; each index is then the first r whose element equals the value (or is NaN
+// where the value is NaN).
+template <bool Max, typename T>
+void extremum_typed(const T* in, T* values, int64_t* indices, ReduceShape s) {
+  std::unique_ptr<T[]> scratch;
+  if (values == nullptr) {
+    scratch = std::make_unique<T[]>(static_cast<size_t>(s.outer * s.inner));
+    values = scratch.get();
+  }
+  fold<Extreme<Max>>(in, values, s);
+  if (indices == nullptr) return;
+  using C = compute_t<T>;
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    for (int64_t k = 0; k < width; ++k) {
+      const C target = static_cast<C>(values[out_off + k]);
+      const T* column = in + in_off + k;
+      auto is_target = [&](int64_t r) {
+        const C v = static_cast<C>(column[r * s.inner]);
+        return v == target || (is_nan(v) && is_nan(target));
+      };
+      int64_t r = 0;
+      while (r + 1 < s.reduced && !is_target(r)) ++r;
+      indices[out_off + k] = r;
+    }
+  });
+}
+
+template <typename T>
+void scatter_reduced_typed(const T* grad, const int64_t* indices, T* grad_in, ReduceShape s) {
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    for (int64_t k = 0; k < width; ++k) {
+      grad_in[in_off + indices[out_off + k] * s.inner + k] = grad[out_off + k];
+    }
+  });
+}
+
+// ---- variance ----
+
+template <typename T>
+void moments_typed(const T* in, T* out, T* mean_out, ReduceShape s, int64_t correction,
+                   bool take_sqrt) {
+  const double divisor = static_cast<double>(std::max<int64_t>(0, s.reduced - correction));
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    double mean[kTileWidth];
+    double m2[kTileWidth];
+    std::fill_n(mean, width, 0.0);
+    std::fill_n(m2, width, 0.0);
+    for (int64_t r = 0; r < s.reduced; ++r) {
+      const T* row = in + in_off + r * s.inner;
+      for (int64_t k = 0; k < width; ++k) mean[k] += static_cast<double>(row[k]);
+    }
+    for (int64_t k = 0; k < width; ++k) mean[k] /= static_cast<double>(s.reduced);
+    for (int64_t r = 0; r < s.reduced; ++r) {
+      const T* row = in + in_off + r * s.inner;
+      for (int64_t k = 0; k < width; ++k) {
+        const double d = static_cast<double>(row[k]) - mean[k];
+        m2[k] += d * d;
+      }
+    }
+    for (int64_t k = 0; k < width; ++k) {
+      const double var = m2[k] / divisor;
+      out[out_off + k] = static_cast<T>(take_sqrt ? std::sqrt(var) : var);
+      if (mean_out != nullptr) mean_out[out_off + k] = static_cast<T>(mean[k]);
+    }
+  });
+}
+
+// ---- logsumexp and softmax: exp of the terms shifted by their maximum ----
+
+// exp of a shifted term x - max <= 0 (or inf, or NaN), written so the compiler vectorizes it
+// where std::exp is a libm call per element: Cephes' range reduction x = n ln2 + r and
+// degree-6 polynomial, within 2 ulp of std::exp. Results below FLT_MIN flush to 0, and
+// x > 88.37 gives inf. float64 keeps std::exp.
+inline float exp_shifted(float x) {
+  constexpr float lo = -87.3365447f;  // exp(lo) = FLT_MIN
+  constexpr float hi = 88.3762626f;   // 2^n stays a normal float up to here
+  float xc = x > lo ? x : lo;         // NaN becomes lo here and is restored at the end
+  xc = xc < hi ? xc : hi;
+  // n = round(xc / ln2) by the add-and-subtract trick, which vectorizes where floor does not.
+  const float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
+  const float r = (xc - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = (p * r) * r + r + 1.0f;
+  const float two_n =
+      std::bit_cast<float>(static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23);
+  const float e = x > hi ? std::numeric_limits<float>::infinity() : (x < lo ? 0.f : y * two_n);
+  return x != x ? x : e;
+}
+inline double exp_shifted(double x) { return std::exp(x); }
+
+// Whether a tile is one contiguous row in the compute type: such rows run as vectorizable
+// passes over the row (sums folded like sum's), other tiles vectorize across the tile.
+template <typename T, typename W>
+inline constexpr bool is_plain_row_v = std::is_same_v<W, Unit> && std::is_same_v<T, compute_t<T>>;
+
+// m[k] = max over r of the tile's terms: NaN if any is NaN, -inf when there are none.
+template <typename C, typename T, typename W>
+void tile_max(const T* in, ReduceShape s, W width, C* m) {
+  std::fill_n(m, width, Extreme<true>::identity<C>());
+  for (int64_t r = 0; r < s.reduced; ++r) {
+    const T* row = in + r * s.inner;
+    for (int64_t k = 0; k < width; ++k) m[k] = Extreme<true>::apply(m[k], static_cast<C>(row[k]));
+  }
+}
+
+// An infinite maximum would give inf - inf: shift by 0 instead, as PyTorch does.
+template <typename C>
+C finite_shift(C max) {
+  return std::isinf(max) ? C(0) : max;
+}
+
+template <typename T>
+void logsumexp_typed(const T* in, T* out, ReduceShape s) {
+  using C = compute_t<T>;
+  for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
+    const T* x = in + in_off;
+    if constexpr (is_plain_row_v<T, decltype(width)>) {
+      const C shift =
+          finite_shift(fold_row<Extreme<true>, C>(s.reduced, [x](int64_t i) { return x[i]; }));
+      const C total = fold_row<Add, C>(
+          s.reduced, [x, shift](int64_t i) { return exp_shifted(x[i] - shift); });
+      out[out_off] = static_cast<T>(std::log(total) + shift);
+    } else {
+      C shift[kTileWidth];
+      C total[kTileWidth];
+      tile_max(x, s, width, shift);
+      for (int64_t k = 0; k < width; ++k) {
+        shift[k] = finite_shift(shift[k]);
+        total[k] = C(0);
+      }
+      for (int64_t r = 0; r < s.reduced; ++r) {
+        const T* row = x + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          total[k] += exp_shifted(static_cast<C>(row[k]) - shift[k]);
+        }
+      }
+      for (int64_t k = 0; k < width; ++k) {
+        out[out_off + k] = static_cast<T>(std::log(total[k]) + shift[k]);
+      }
+    }
+  });
+}
+
+template <bool Log, typename T>
+void softmax_typed(const T* in, T* out, ReduceShape s) {
+  using C = compute_t<T>;
+  for_each_tile(s, [&](int64_t off, int64_t, auto width) {
+    const T* x = in + off;
+    T* y = out + off;
+    const int64_t n = s.reduced;
+    if constexpr (is_plain_row_v<T, decltype(width)>) {
+      // y holds the exps while they are summed.
+      const C m = fold_row<Extreme<true>, C>(n, [x](int64_t i) { return x[i]; });
+      for (int64_t i = 0; i < n; ++i) y[i] = exp_shifted(x[i] - m);
+      const C total = fold_row<Add, C>(n, [y](int64_t i) { return y[i]; });
+      if constexpr (Log) {
+        const C log_total = std::log(total);
+        for (int64_t i = 0; i < n; ++i) y[i] = x[i] - m - log_total;
+      } else {
+        const C scale = C(1) / total;
+        for (int64_t i = 0; i < n; ++i) y[i] *= scale;
+      }
+    } else {
+      C m[kTileWidth];
+      C total[kTileWidth];
+      tile_max(x, s, width, m);
+      std::fill_n(total, width, C(0));
+      for (int64_t r = 0; r < n; ++r) {
+        const T* row = x + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) total[k] += exp_shifted(static_cast<C>(row[k]) - m[k]);
+      }
+      for (int64_t k = 0; k < width; ++k) total[k] = Log ? std::log(total[k]) : C(1) / total[k];
+      for (int64_t r = 0; r < n; ++r) {
+        const T* row = x + r * s.inner;
+        T* dst = y + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          const C shifted = static_cast<C>(row[k]) - m[k];
+          dst[k] = static_cast<T>(Log ? shifted - total[k] : exp_shifted(shifted) * total[k]);
+        }
+      }
+    }
+  });
+}
+
+template <bool Log, typename T>
+void softmax_backward_typed(const T* grad, const T* out, T* grad_in, ReduceShape s) {
+  using C = compute_t<T>;
+  for_each_tile(s, [&](int64_t off, int64_t, auto width) {
+    const T* g = grad + off;
+    const T* y = out + off;
+    T* dx = grad_in + off;
+    const int64_t n = s.reduced;
+    if constexpr (is_plain_row_v<T, decltype(width)>) {
+      if constexpr (Log) {
+        const C total = fold_row<Add, C>(n, [g](int64_t i) { return g[i]; });
+        for (int64_t i = 0; i < n; ++i) dx[i] = g[i] - exp_shifted(y[i]) * total;
+      } else {
+        const C total = fold_row<Add, C>(n, [g, y](int64_t i) { return g[i] * y[i]; });
+        for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (g[i] - total);
+      }
+    } else {
+      C total[kTileWidth];  // sum(grad * out) for softmax, sum(grad) for log_softmax
+      std::fill_n(total, width, C(0));
+      for (int64_t r = 0; r < n; ++r) {
+        const T* gr = g + r * s.inner;
+        const T* yr = y + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          total[k] += Log ? static_cast<C>(gr[k]) : static_cast<C>(gr[k]) * static_cast<C>(yr[k]);
+        }
+      }
+      for (int64_t r = 0; r < n; ++r) {
+        const T* gr = g + r * s.inner;
+        const T* yr = y + r * s.inner;
+        T* dst = dx + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          const C gk = static_cast<C>(gr[k]);
+          const C yk = static_cast<C>(yr[k]);
+          dst[k] = static_cast<T>(Log ? gk - exp_shifted(yk) * total[k] : yk * (gk - total[k]));
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -68,8 +445,79 @@ void sum_typed(const In* in, Out* out, ReduceShape s) {
 void sum(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape) {
   dispatch_numeric(out_type, "sum", [&]<typename Out>() {
     dispatch_all(in_type, "sum", [&]<typename In>() {
-      sum_typed<Out, In>(static_cast<const In*>(in), static_cast<Out*>(out), shape);
+      fold<Add>(static_cast<const In*>(in), static_cast<Out*>(out), shape);
     });
+  });
+}
+
+void prod(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape) {
+  dispatch_numeric(out_type, "prod", [&]<typename Out>() {
+    dispatch_all(in_type, "prod", [&]<typename In>() {
+      fold<Multiply>(static_cast<const In*>(in), static_cast<Out*>(out), shape);
+    });
+  });
+}
+
+void prod_backward(ScalarType type, const void* in, const void* grad, void* grad_in,
+                   ReduceShape shape) {
+  dispatch_floating(type, "prod", [&]<typename T>() {
+    prod_backward_typed(static_cast<const T*>(in), static_cast<const T*>(grad),
+                        static_cast<T*>(grad_in), shape);
+  });
+}
+
+void extremum(Extremum kind, ScalarType type, const void* in, void* values, int64_t* indices,
+              ReduceShape shape) {
+  dispatch_all(type, kind == Extremum::Max ? "max" : "min", [&]<typename T>() {
+    if (kind == Extremum::Max) {
+      extremum_typed<true>(static_cast<const T*>(in), static_cast<T*>(values), indices, shape);
+    } else {
+      extremum_typed<false>(static_cast<const T*>(in), static_cast<T*>(values), indices, shape);
+    }
+  });
+}
+
+void scatter_reduced(ScalarType type, const void* grad, const int64_t* indices, void* grad_in,
+                     ReduceShape shape) {
+  dispatch_floating(type, "scatter_reduced", [&]<typename T>() {
+    scatter_reduced_typed(static_cast<const T*>(grad), indices, static_cast<T*>(grad_in), shape);
+  });
+}
+
+void moments(ScalarType type, const void* in, void* out, void* mean, ReduceShape shape,
+             int64_t correction, bool take_sqrt) {
+  dispatch_floating(type, take_sqrt ? "std" : "var", [&]<typename T>() {
+    moments_typed(static_cast<const T*>(in), static_cast<T*>(out), static_cast<T*>(mean), shape,
+                  correction, take_sqrt);
+  });
+}
+
+void logsumexp(ScalarType type, const void* in, void* out, ReduceShape shape) {
+  dispatch_floating(type, "logsumexp", [&]<typename T>() {
+    logsumexp_typed(static_cast<const T*>(in), static_cast<T*>(out), shape);
+  });
+}
+
+void softmax(ScalarType type, const void* in, void* out, ReduceShape shape, bool log) {
+  dispatch_floating(type, log ? "log_softmax" : "softmax", [&]<typename T>() {
+    if (log) {
+      softmax_typed<true>(static_cast<const T*>(in), static_cast<T*>(out), shape);
+    } else {
+      softmax_typed<false>(static_cast<const T*>(in), static_cast<T*>(out), shape);
+    }
+  });
+}
+
+void softmax_backward(ScalarType type, const void* grad, const void* out, void* grad_in,
+                      ReduceShape shape, bool log) {
+  dispatch_floating(type, log ? "log_softmax_backward" : "softmax_backward", [&]<typename T>() {
+    const auto* g = static_cast<const T*>(grad);
+    const auto* y = static_cast<const T*>(out);
+    if (log) {
+      softmax_backward_typed<true>(g, y, static_cast<T*>(grad_in), shape);
+    } else {
+      softmax_backward_typed<false>(g, y, static_cast<T*>(grad_in), shape);
+    }
   });
 }
 

@@ -1,0 +1,42 @@
+// Whole-tensor comparisons returning a C++ bool: allclose (broadcasting, same dtype, as
+// torch.allclose) and equal (same sizes and values, any dtypes). Not differentiable.
+#include "accel/kernels/cpu/allclose.h"
+
+#include "accel/core/ops/op_support.h"
+
+namespace accel {
+
+namespace {
+
+// Whether a and b, broadcast together and of one dtype, are close everywhere.
+bool all_close(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan,
+               const char* op) {
+  check_same_device(a, b, op);
+  ACCEL_CHECK(a.is_cpu(), op, "device {} is not supported in this build", a.device());
+  NoGradGuard no_grad;
+  const Tensor wide = a.expand(broadcast_shapes(a.sizes(), b.sizes(), op));
+  return cpu::all_close(a.dtype(), make_loop<2>(wide, {&b}, op), rtol, atol, equal_nan);
+}
+
+}  // namespace
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  ACCEL_CHECK(a.dtype() == b.dtype(), "allclose",
+              "expected both tensors to have the same dtype, got {} and {}", a.dtype(), b.dtype());
+  return all_close(a, b, rtol, atol, equal_nan, "allclose");
+}
+
+bool equal(const Tensor& a, const Tensor& b) {
+  check_same_device(a, b, "equal");
+  if (a.sizes() != b.sizes()) return false;
+  const ScalarType dtype = promote_types(a.dtype(), b.dtype());
+  NoGradGuard no_grad;
+  return all_close(a.to(dtype), b.to(dtype), 0, 0, false, "equal");
+}
+
+bool Tensor::allclose(const Tensor& o, double rtol, double atol, bool equal_nan) const {
+  return accel::allclose(*this, o, rtol, atol, equal_nan);
+}
+bool Tensor::equal(const Tensor& o) const { return accel::equal(*this, o); }
+
+}  // namespace accel

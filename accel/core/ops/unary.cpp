@@ -1,0 +1,182 @@
+// The element-wise unary ops (exp, log, ..., gelu, silu) and clamp with their gradients.
+// Each op's forward and backward formulas sit side by side in kernels/common/unary_math.h;
+// here every op is one fused forward kernel and one fused backward kernel.
+#include "accel/kernels/cpu/unary.h"
+
+#include "accel/core/ops/binary.h"
+#include "accel/core/ops/op_support.h"
+
+namespace accel {
+
+using autograd::GradInputs;
+using autograd::SavedTensor;
+using math::UnaryOp;
+using std::optional;
+
+namespace {
+
+struct UnaryTraits {
+  const char* name;
+  math::IntegerInputs integer_inputs;
+  bool grad_uses_output;
+};
+
+UnaryTraits traits(UnaryOp op) {
+  return math::visit(op, []<typename Op>() {
+    return UnaryTraits{Op::name, Op::integer_inputs, Op::grad_uses_output};
+  });
+}
+
+// The dtype op computes in for an input of dtype `in`, or an error naming op and dtype.
+ScalarType compute_type(const UnaryTraits& t, ScalarType in) {
+  if (is_floating_point(in)) return in;
+  switch (t.integer_inputs) {
+    case math::IntegerInputs::Keep:
+      ACCEL_CHECK(in != kBool, t.name, "not supported for bool tensors");
+      return in;
+    case math::IntegerInputs::ToFloat:
+      return kDefaultFloat;
+    case math::IntegerInputs::Reject:
+      break;
+  }
+  fail(t.name, "expected a floating point tensor, got {}", in);
+}
+
+void check_cpu(const Tensor& t, const char* op) {
+  ACCEL_CHECK(t.is_cpu(), op, "device {} is not supported in this build", t.device());
+}
+
+// d(op)/dx * grad, from the saved input or output of op.
+Tensor unary_backward(UnaryOp op, const Tensor& grad, const Tensor& saved) {
+  const char* name = traits(op).name;
+  const Tensor g = grad.to(saved.dtype());
+  Tensor grad_in = empty(saved.sizes(), saved.options());
+  cpu::unary_backward(op, saved.dtype(), make_loop<3>(grad_in, {&g, &saved}, name));
+  return grad_in;
+}
+
+Tensor unary(UnaryOp op, const Tensor& a) {
+  const UnaryTraits t = traits(op);
+  // Integer inputs never require grad, so their conversion records nothing.
+  const Tensor x = a.to(compute_type(t, a.dtype()));
+  Tensor out = empty(x.sizes(), x.options());
+  check_cpu(out, t.name);
+  cpu::unary(op, x.dtype(), make_loop<2>(out, {&x}, t.name));
+  if (autograd::should_record(a)) {
+    autograd::record(
+        t.name, {a}, out,
+        [op, saved = SavedTensor(t.grad_uses_output ? out : a)](
+            const Tensor& grad, GradInputs& in) { in[0] = unary_backward(op, grad, saved.get()); });
+  }
+  return out;
+}
+
+// ---- clamp ----
+
+// The dtype clamp computes in: a's dtype promoted with the given bounds (int64 tensor with a
+// float bound gives float32, as torch.clamp).
+ScalarType clamp_type(const Tensor& a, const optional<Scalar>& min, const optional<Scalar>& max,
+                      const char* op) {
+  ACCEL_CHECK(min || max, op, "at least one of min and max must be given");
+  ScalarType t = a.dtype();
+  if (min) t = promote_types(t, result_type(a, *min));
+  if (max) t = promote_types(t, result_type(a, *max));
+  return t;
+}
+
+// The bounds stored as `dtype`, for the kernels.
+struct ClampBounds {
+  optional<ScalarBuffer> min, max;
+  ClampBounds(const optional<Scalar>& lo, const optional<Scalar>& hi, ScalarType dtype) {
+    if (lo) min.emplace(*lo, dtype);
+    if (hi) max.emplace(*hi, dtype);
+  }
+  const void* min_ptr() { return min ? min->data() : nullptr; }
+  const void* max_ptr() { return max ? max->data() : nullptr; }
+};
+
+// out = clamp(x); out and x (of the same dtype) may be the same tensor.
+void clamp_into(const Tensor& out, const Tensor& x, const optional<Scalar>& min,
+                const optional<Scalar>& max, const char* op) {
+  check_cpu(out, op);
+  ClampBounds bounds(min, max, x.dtype());
+  cpu::clamp(x.dtype(), make_loop<2>(out, {&x}, op), bounds.min_ptr(), bounds.max_ptr());
+}
+
+// grad where min < x < max, else 0.
+Tensor clamp_backward(const Tensor& grad, const Tensor& x, const optional<Scalar>& min,
+                      const optional<Scalar>& max) {
+  const Tensor g = grad.to(x.dtype());
+  Tensor grad_in = empty(x.sizes(), x.options());
+  ClampBounds bounds(min, max, x.dtype());
+  cpu::clamp_backward(x.dtype(), make_loop<3>(grad_in, {&g, &x}, "clamp"), bounds.min_ptr(),
+                      bounds.max_ptr());
+  return grad_in;
+}
+
+}  // namespace
+
+Tensor exp(const Tensor& a) { return unary(UnaryOp::Exp, a); }
+Tensor log(const Tensor& a) { return unary(UnaryOp::Log, a); }
+Tensor sqrt(const Tensor& a) { return unary(UnaryOp::Sqrt, a); }
+Tensor rsqrt(const Tensor& a) { return unary(UnaryOp::Rsqrt, a); }
+Tensor abs(const Tensor& a) { return unary(UnaryOp::Abs, a); }
+Tensor sin(const Tensor& a) { return unary(UnaryOp::Sin, a); }
+Tensor cos(const Tensor& a) { return unary(UnaryOp::Cos, a); }
+Tensor tanh(const Tensor& a) { return unary(UnaryOp::Tanh, a); }
+Tensor sigmoid(const Tensor& a) { return unary(UnaryOp::Sigmoid, a); }
+Tensor relu(const Tensor& a) { return unary(UnaryOp::Relu, a); }
+Tensor silu(const Tensor& a) { return unary(UnaryOp::Silu, a); }
+
+Tensor gelu(const Tensor& a, std::string_view approximate) {
+  ACCEL_CHECK(approximate == "none" || approximate == "tanh", "gelu",
+              "approximate must be \"none\" or \"tanh\", got \"{}\"", approximate);
+  return unary(approximate == "none" ? UnaryOp::Gelu : UnaryOp::GeluTanh, a);
+}
+
+Tensor clamp(const Tensor& a, optional<Scalar> min, optional<Scalar> max) {
+  const ScalarType dtype = clamp_type(a, min, max, "clamp");
+  const Tensor x = a.to(dtype);  // only integer inputs convert, and they never require grad
+  Tensor out = empty(x.sizes(), x.options());
+  clamp_into(out, x, min, max, "clamp");
+  if (autograd::should_record(a)) {
+    autograd::record("clamp", {a}, out,
+                     [sa = SavedTensor(a), min, max](const Tensor& grad, GradInputs& in) {
+                       in[0] = clamp_backward(grad, sa.get(), min, max);
+                     });
+  }
+  return out;
+}
+
+Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) {
+  const ScalarType dtype = clamp_type(*this, min, max, "clamp_");
+  ACCEL_CHECK(dtype == this->dtype(), "clamp_",
+              "result type {} can't be cast to the desired output type {}", dtype, this->dtype());
+  autograd::check_inplace(*this, false, "clamp_");
+  if (autograd::should_record(*this)) {
+    // clamp saves its input for backward: give it a copy, since *this is about to change.
+    adopt_result(*this, accel::clamp(accel::clone(*this), min, max));
+    return *this;
+  }
+  clamp_into(*this, *this, min, max, "clamp_");
+  storage()->bump_version();
+  return *this;
+}
+
+Tensor Tensor::exp() const { return accel::exp(*this); }
+Tensor Tensor::log() const { return accel::log(*this); }
+Tensor Tensor::sqrt() const { return accel::sqrt(*this); }
+Tensor Tensor::rsqrt() const { return accel::rsqrt(*this); }
+Tensor Tensor::abs() const { return accel::abs(*this); }
+Tensor Tensor::sin() const { return accel::sin(*this); }
+Tensor Tensor::cos() const { return accel::cos(*this); }
+Tensor Tensor::tanh() const { return accel::tanh(*this); }
+Tensor Tensor::sigmoid() const { return accel::sigmoid(*this); }
+Tensor Tensor::relu() const { return accel::relu(*this); }
+Tensor Tensor::gelu(std::string_view approximate) const { return accel::gelu(*this, approximate); }
+Tensor Tensor::silu() const { return accel::silu(*this); }
+Tensor Tensor::clamp(optional<Scalar> min, optional<Scalar> max) const {
+  return accel::clamp(*this, min, max);
+}
+
+}  // namespace accel

@@ -1,0 +1,290 @@
+// The element-wise unary functions and their derivatives, written once for the CPU loops and
+// the CUDA kernels: one struct per op holding its forward and backward side by side, with
+// PyTorch's formulas. Arguments arrive in the accumulate type (float for Half/BFloat16).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "accel/core/macros.h"
+#include "accel/kernels/common/binary_math.h"
+
+namespace accel::math {
+
+enum class UnaryOp : int8_t {
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Abs,
+  Sin,
+  Cos,
+  Tanh,
+  Sigmoid,
+  Relu,
+  Gelu,      // exact: x * Phi(x)
+  GeluTanh,  // gelu(approximate="tanh")
+  Silu,
+};
+
+// What an op does with integer and bool inputs (PyTorch's rule for that op).
+enum class IntegerInputs : int8_t {
+  Keep,     // computes in the input's integer type; bool is rejected (abs, relu)
+  ToFloat,  // computes in the default float type (exp, log, ...)
+  Reject,   // floating inputs only (gelu, silu)
+};
+
+// Each op: `name`; `integer_inputs`; `grad_uses_output` (backward(grad, s) receives the op's
+// output as s, else its input).
+
+struct Exp {
+  static constexpr const char* name = "exp";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::exp(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * y;
+  }
+};
+
+struct Log {
+  static constexpr const char* name = "log";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::log(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / x;
+  }
+};
+
+struct Sqrt {
+  static constexpr const char* name = "sqrt";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::sqrt(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad / (T(2) * y);
+  }
+};
+
+struct Rsqrt {
+  static constexpr const char* name = "rsqrt";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return T(1) / std::sqrt(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return T(-0.5) * grad * (y * y * y);
+  }
+};
+
+// abs keeps integer types; its gradient is grad * sign(x), 0 at x == 0 (torch.sgn).
+struct Abs {
+  static constexpr const char* name = "abs";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Keep;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    if constexpr (std::is_unsigned_v<T>) {
+      return x;
+    } else {
+      return x < T(0) ? static_cast<T>(-x) : x;
+    }
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * static_cast<T>((T(0) < x) - (x < T(0)));
+  }
+};
+
+struct Sin {
+  static constexpr const char* name = "sin";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::sin(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * std::cos(x);
+  }
+};
+
+struct Cos {
+  static constexpr const char* name = "cos";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::cos(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * -std::sin(x);
+  }
+};
+
+struct Tanh {
+  static constexpr const char* name = "tanh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return std::tanh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * (T(1) - y * y);
+  }
+};
+
+struct Sigmoid {
+  static constexpr const char* name = "sigmoid";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return T(1) / (T(1) + std::exp(-x));
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * (T(1) - y) * y;
+  }
+};
+
+// relu keeps integer types and NaN; its gradient is 0 where the output is <= 0 (so at x == 0).
+struct Relu {
+  static constexpr const char* name = "relu";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Keep;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return x < T(0) ? T(0) : x;
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return y <= T(0) ? T(0) : grad;
+  }
+};
+
+inline constexpr double kSqrt1_2 = 0.70710678118654752440;        // 1/sqrt(2)
+inline constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // 2/sqrt(pi)
+
+struct Gelu {
+  static constexpr const char* name = "gelu";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Reject;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return x * T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    const T cdf = T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
+    const T pdf = T(kTwoOverSqrtPi * kSqrt1_2 * 0.5) * std::exp(x * x * T(-0.5));
+    return grad * (cdf + x * pdf);
+  }
+};
+
+struct GeluTanh {
+  static constexpr const char* name = "gelu";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Reject;
+  static constexpr bool grad_uses_output = false;
+  static constexpr double kBeta = 1.41421356237309504880 * kTwoOverSqrtPi * 0.5;  // sqrt(2/pi)
+  static constexpr double kKappa = 0.044715;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    const T inner = T(kBeta) * (x + T(kKappa) * x * x * x);
+    return T(0.5) * x * (T(1) + std::tanh(inner));
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    const T x_sq = x * x;
+    const T tanh_inner = std::tanh(T(kBeta) * (x + T(kKappa) * x_sq * x));
+    const T left = T(0.5) * x;
+    const T left_derivative = T(0.5) * (T(1) + tanh_inner);
+    const T right_derivative = T(1) - tanh_inner * tanh_inner;
+    const T inner_derivative = T(kBeta) * (T(1) + T(3 * kKappa) * x_sq);
+    return grad * (left_derivative + left * right_derivative * inner_derivative);
+  }
+};
+
+struct Silu {
+  static constexpr const char* name = "silu";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Reject;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return x / (T(1) + std::exp(-x));
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    const T sigmoid = Sigmoid::forward(x);
+    return grad * sigmoid * (T(1) + x * (T(1) - sigmoid));
+  }
+};
+
+// Calls f.template operator()<OpStruct>() for the struct of `op` (host-side dispatch).
+template <typename F>
+decltype(auto) visit(UnaryOp op, F&& f) {
+  switch (op) {
+    case UnaryOp::Exp:
+      return f.template operator()<Exp>();
+    case UnaryOp::Log:
+      return f.template operator()<Log>();
+    case UnaryOp::Sqrt:
+      return f.template operator()<Sqrt>();
+    case UnaryOp::Rsqrt:
+      return f.template operator()<Rsqrt>();
+    case UnaryOp::Abs:
+      return f.template operator()<Abs>();
+    case UnaryOp::Sin:
+      return f.template operator()<Sin>();
+    case UnaryOp::Cos:
+      return f.template operator()<Cos>();
+    case UnaryOp::Tanh:
+      return f.template operator()<Tanh>();
+    case UnaryOp::Sigmoid:
+      return f.template operator()<Sigmoid>();
+    case UnaryOp::Relu:
+      return f.template operator()<Relu>();
+    case UnaryOp::Gelu:
+      return f.template operator()<Gelu>();
+    case UnaryOp::GeluTanh:
+      return f.template operator()<GeluTanh>();
+    case UnaryOp::Silu:
+      return f.template operator()<Silu>();
+  }
+  __builtin_unreachable();  // every enumerator is handled above
+}
+
+// clamp: NaN in x or in a bound propagates, as torch.clamp; min > max gives max everywhere.
+template <typename T>
+ACCEL_INLINE T clamp_value(T x, T lo, T hi) {
+  return minimum_value(maximum_value(x, lo), hi);
+}
+// The gradient flows only strictly inside the given bounds (PyTorch's convention: 0 at a bound
+// and where x is NaN).
+template <typename T>
+ACCEL_INLINE T clamp_grad(T grad, T x, T lo, T hi, bool has_lo, bool has_hi) {
+  return (!has_lo || x > lo) && (!has_hi || x < hi) ? grad : T(0);
+}
+
+}  // namespace accel::math

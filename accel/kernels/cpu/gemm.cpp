@@ -1,0 +1,156 @@
+// Matrix products through Eigen's GEMM, the only translation unit that includes Eigen. Each
+// operand is mapped in place: as a row-major matrix, or as a column-major one when its
+// columns are the unit-stride dim (a transposed view), so transposes cost no copy. Large
+// products let Eigen split one product across threads; batches of small products are
+// spread across threads whole, each product then running on one thread.
+#include "accel/kernels/cpu/gemm.h"
+
+// GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
+// as maybe-uninitialized at every instantiation; the warning is about Eigen, not this file.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <Eigen/Core>
+#include <algorithm>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "accel/core/dispatch.h"
+#include "accel/core/parallel.h"
+
+namespace accel::cpu {
+
+namespace {
+
+// Multiply-adds below which a product stays on one thread (starting threads costs more).
+constexpr int64_t kGemmGrain = int64_t{1} << 18;
+
+template <typename T, int Order>
+using MatrixMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>,
+                             Eigen::Unaligned, Eigen::OuterStride<>>;
+template <typename T>
+using OutputMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+// A dim of size <= 1 is never stepped over, so its stride does not matter.
+bool is_row_major(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
+  return (col_stride == 1 || cols <= 1) && (rows <= 1 || row_stride >= cols);
+}
+bool is_column_major(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
+  return (row_stride == 1 || rows <= 1) && (cols <= 1 || col_stride >= rows);
+}
+
+// How one operand is mapped: its Eigen storage order and the stride between its outer
+// vectors (rows for row-major, columns for column-major).
+struct Layout {
+  int order;
+  int64_t outer_stride;
+};
+
+Layout layout_of(int64_t rows, int64_t cols, const MatrixOperand& op) {
+  if (is_row_major(rows, cols, op.row_stride, op.col_stride)) {
+    return {Eigen::RowMajor, rows <= 1 ? std::max<int64_t>(cols, 1) : op.row_stride};
+  }
+  return {Eigen::ColMajor, cols <= 1 ? std::max<int64_t>(rows, 1) : op.col_stride};
+}
+
+// Element offset of batch entry `index` (row-major over `sizes`) for an operand's strides.
+int64_t batch_offset(int64_t index, IntArrayRef sizes, IntArrayRef strides) {
+  int64_t offset = 0;
+  for (size_t d = sizes.size(); d-- > 0;) {
+    offset += (index % sizes[d]) * strides[d];
+    index /= sizes[d];
+  }
+  return offset;
+}
+
+// Eigen's parallel GEMM asks OpenMP for its thread count (omp_get_max_threads, as long as
+// nobody calls Eigen::setNbThreads). That setting is per thread, so setting it around one
+// product governs Eigen by set_num_threads without racing other threads calling ops.
+class EigenThreadsGuard {
+ public:
+#ifdef _OPENMP
+  explicit EigenThreadsGuard(int threads) : previous_(omp_get_max_threads()) {
+    if (threads != previous_) omp_set_num_threads(threads);
+  }
+  ~EigenThreadsGuard() {
+    if (omp_get_max_threads() != previous_) omp_set_num_threads(previous_);
+  }
+
+ private:
+  int previous_;
+#else
+  explicit EigenThreadsGuard(int) {}
+#endif
+};
+
+struct Problem {
+  IntArrayRef batch_sizes;
+  int64_t batch;
+  int64_t m, k, n;
+  MatrixOperand a, b;
+  void* out;
+};
+
+template <typename T, int OrderA, int OrderB>
+void run(const Problem& p, Layout la, Layout lb) {
+  auto product = [&](int64_t index) {
+    const T* a =
+        static_cast<const T*>(p.a.data) + batch_offset(index, p.batch_sizes, p.a.batch_strides);
+    const T* b =
+        static_cast<const T*>(p.b.data) + batch_offset(index, p.batch_sizes, p.b.batch_strides);
+    const MatrixMap<T, OrderA> ma(a, p.m, p.k, Eigen::OuterStride<>(la.outer_stride));
+    const MatrixMap<T, OrderB> mb(b, p.k, p.n, Eigen::OuterStride<>(lb.outer_stride));
+    OutputMap<T> out(static_cast<T*>(p.out) + index * p.m * p.n, p.m, p.n);
+    out.noalias() = ma * mb;
+  };
+  const int64_t work = p.m * p.n * p.k;
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  EigenThreadsGuard guard(work >= kGemmGrain ? threads : 1);
+  if (p.batch > 1 && work < kGemmGrain) {
+    parallel_for(0, p.batch, std::max<int64_t>(1, kGemmGrain / std::max<int64_t>(work, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t i = begin; i < end; ++i) product(i);
+                 });
+    return;
+  }
+  for (int64_t i = 0; i < p.batch; ++i) product(i);
+}
+
+template <typename T>
+void run_for_layouts(const Problem& p) {
+  const Layout la = layout_of(p.m, p.k, p.a);
+  const Layout lb = layout_of(p.k, p.n, p.b);
+  const bool a_rows = la.order == Eigen::RowMajor;
+  const bool b_rows = lb.order == Eigen::RowMajor;
+  if (a_rows && b_rows) return run<T, Eigen::RowMajor, Eigen::RowMajor>(p, la, lb);
+  if (a_rows) return run<T, Eigen::RowMajor, Eigen::ColMajor>(p, la, lb);
+  if (b_rows) return run<T, Eigen::ColMajor, Eigen::RowMajor>(p, la, lb);
+  run<T, Eigen::ColMajor, Eigen::ColMajor>(p, la, lb);
+}
+
+}  // namespace
+
+bool gemm_supports(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
+  return is_row_major(rows, cols, row_stride, col_stride) ||
+         is_column_major(rows, cols, row_stride, col_stride);
+}
+
+void gemm(ScalarType dtype, IntArrayRef batch_sizes, int64_t m, int64_t k, int64_t n,
+          const MatrixOperand& a, const MatrixOperand& b, void* out) {
+  ACCEL_CHECK(gemm_supports(m, k, a.row_stride, a.col_stride) &&
+                  gemm_supports(k, n, b.row_stride, b.col_stride),
+              "gemm",
+              "operands must be row- or column-contiguous, got strides ({}, {}) and ({}, {})",
+              a.row_stride, a.col_stride, b.row_stride, b.col_stride);
+  const Problem problem{batch_sizes, product(batch_sizes), m, k, n, a, b, out};
+  if (problem.batch == 0 || m == 0 || n == 0) return;
+  dispatch_numeric(dtype, "matmul", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      fail("matmul", "{} operands must be converted to float32 before the kernel", dtype);
+    } else {
+      run_for_layouts<T>(problem);
+    }
+  });
+}
+
+}  // namespace accel::cpu

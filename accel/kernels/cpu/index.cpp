@@ -1,0 +1,64 @@
+// Gather and scatter-add over strided operands, element by element: the index decides where
+// each element comes from or goes to, so there is no contiguous fast path to take. Indices
+// are validated by the caller (find_invalid_index) before either kernel runs.
+#include "accel/kernels/cpu/index.h"
+
+#include "accel/core/dispatch.h"
+
+namespace accel::cpu {
+
+namespace {
+
+template <typename F>
+decltype(auto) dispatch_index(ScalarType t, const char* op, F&& f) {
+  if (t == kInt64) return f.template operator()<int64_t>();
+  if (t == kInt32) return f.template operator()<int32_t>();
+  fail(op, "expected dtype int64 or int32 for index, got {}", t);
+}
+
+}  // namespace
+
+std::optional<int64_t> find_invalid_index(ScalarType index_type, const void* index, int64_t n,
+                                          int64_t size) {
+  return dispatch_index(index_type, "index", [&]<typename I>() -> std::optional<int64_t> {
+    const I* values = static_cast<const I*>(index);
+    for (int64_t i = 0; i < n; ++i) {
+      if (values[i] < 0 || values[i] >= size) return static_cast<int64_t>(values[i]);
+    }
+    return std::nullopt;
+  });
+}
+
+void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride) {
+  dispatch_all(dtype, "gather", [&]<typename T>() {
+    dispatch_index(index_type, "gather", [&]<typename I>() {
+      loop.run(
+          [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides, int64_t n) {
+            for (int64_t i = 0; i < n; ++i) {
+              const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
+              *reinterpret_cast<T*>(ptrs[0] + i * strides[0]) =
+                  *reinterpret_cast<const T*>(ptrs[1] + i * strides[1] + at * dim_stride);
+            }
+          });
+    });
+  });
+}
+
+void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride) {
+  dispatch_all(dtype, "scatter_add", [&]<typename T>() {
+    dispatch_index(index_type, "scatter_add", [&]<typename I>() {
+      auto inner = [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides,
+                       int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
+          T* dst = reinterpret_cast<T*>(ptrs[0] + i * strides[0] + at * dim_stride);
+          const T src = *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]);
+          *dst = static_cast<T>(static_cast<acc_t<T>>(*dst) + static_cast<acc_t<T>>(src));
+        }
+      };
+      if (loop.numel > 0) loop.run_range(0, loop.numel, inner);  // one thread: outputs repeat
+    });
+  });
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,57 @@
+// The yardsticks accel is measured against: Eigen's own GEMM on the same shapes (accel's
+// matmul should reach >= 90% of its rate) and memcpy moving the bytes of the large add
+// (the element-wise op should reach >= 70% of its bandwidth).
+#include <omp.h>
+
+#include <Eigen/Core>
+#include <cstring>
+#include <vector>
+
+#include "workloads.h"
+
+namespace {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Eigen reads its thread count from OpenMP. Eigen::setNbThreads would pin the count for
+// accel's Eigen too (the setting is one global shared by every copy of Eigen's code).
+void set_threads(const benchmark::State& state) {
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+}
+
+void eigen_gemm(benchmark::State& state, bench::GemmShape shape) {
+  set_threads(state);
+  const Matrix a = Matrix::Random(shape.m, shape.k);
+  const Matrix b = Matrix::Random(shape.k, shape.n);
+  Matrix c(shape.m, shape.n);
+  for (auto _ : state) {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+  }
+  bench::set_rate(state, bench::kFlopsCounter, shape.flops());
+}
+
+// memcpy of the add's two inputs (2 x 64 MB), split into one chunk per thread; bandwidth
+// counts bytes read plus bytes written, as the add's does.
+void memcpy_large(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  const size_t bytes = 2 * bench::kLargeNumel * sizeof(float);
+  std::vector<char> src(bytes, 1), dst(bytes, 0);
+  for (auto _ : state) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; ++t) {
+      const size_t begin = bytes * t / threads, end = bytes * (t + 1) / threads;
+      std::memcpy(dst.data() + begin, src.data() + begin, end - begin);
+    }
+    benchmark::DoNotOptimize(dst.data());
+  }
+  bench::set_rate(state, bench::kBytesCounter, 2.0 * static_cast<double>(bytes));
+}
+
+}  // namespace
+
+void bench::register_baselines() {
+  for (const GemmShape& shape : kGemmShapes)
+    add_benchmark(shape.name, kEigen, Clock::Wall, eigen_gemm, shape);
+  add_benchmark(kAddLarge, kMemcpy, Clock::Wall, memcpy_large);
+}

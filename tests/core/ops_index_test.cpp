@@ -1,0 +1,240 @@
+// Op table for indexing and joining (cases: tests/reference/cases_index.py), then the
+// behaviour a table cannot show: error messages, index dtypes, cat's promotion and legacy
+// empty-tensor rule, split/chunk piece shapes, and determinism of scatter_add.
+#include "core/op_harness.h"
+
+namespace accel {
+namespace {
+
+using testing::OpCase;
+using V = std::vector<Tensor>;
+
+// Split pieces scaled by 1, 2, ... and joined again (cases_index.py: weighted_join).
+Tensor weighted_join(const std::vector<Tensor>& pieces, int64_t dim) {
+  std::vector<Tensor> scaled;
+  for (size_t i = 0; i < pieces.size(); ++i) scaled.push_back(pieces[i] * double(i + 1));
+  return cat(scaled, dim);
+}
+
+const std::vector<OpCase> kIndexCases = {
+    {"index_select", [](const V& x) { return index_select(x[0], 0, x[1]); }},
+    {"index_select_dim1", [](const V& x) { return x[0].index_select(1, x[1]); }},
+    {"index_select_negative_dim", [](const V& x) { return x[0].index_select(-1, x[1]); }},
+    {"index_select_int32", [](const V& x) { return x[0].index_select(0, x[1].to(kInt32)); }},
+    {"index_select_transposed", [](const V& x) { return x[0].t().index_select(0, x[1]); }},
+    {"gather", [](const V& x) { return gather(x[0], 1, x[1]); }},
+    {"gather_dim0", [](const V& x) { return x[0].gather(0, x[1]); }},
+    {"gather_smaller_index", [](const V& x) { return x[0].gather(1, x[1]); }},
+    {"gather_negative_dim", [](const V& x) { return x[0].gather(-1, x[1]); }},
+    {"scatter_add", [](const V& x) { return scatter_add(x[0], 1, x[1], x[2]); }},
+    {"scatter_add_dim0", [](const V& x) { return x[0].scatter_add(0, x[1], x[2]); }},
+    {"scatter_add_partial", [](const V& x) { return x[0].scatter_add(1, x[1], x[2]); }},
+    {"cat", [](const V& x) { return cat(x); }},
+    {"cat_dim1", [](const V& x) { return cat(x, 1); }},
+    {"cat_negative_dim", [](const V& x) { return cat(x, -1); }},
+    {"cat_skips_empty_1d", [](const V& x) { return cat(x, 1); }},
+    {"cat_promotes", [](const V& x) { return cat(x); }},
+    {"cat_non_contiguous",
+     [](const V& x) {
+       return cat(V{x[0].t(), x[1]}, 0);
+     }},
+    {"stack", [](const V& x) { return stack(x); }},
+    {"stack_dim1", [](const V& x) { return stack(x, 1); }},
+    {"stack_negative_dim", [](const V& x) { return stack(x, -1); }},
+    {"split", [](const V& x) { return weighted_join(x[0].split(2, 1), 1); }},
+    {"split_sizes",
+     [](const V& x) {
+       return weighted_join(x[0].split({1, 3, 2}, 0), 0);
+     }},
+    {"chunk", [](const V& x) { return weighted_join(x[0].chunk(3, 1), 1); }},
+    {"chunk_fewer", [](const V& x) { return weighted_join(x[0].chunk(4, -2), 0); }},
+};
+
+ACCEL_OP_TEST_SUITE(IndexOps, "ops_index.json", kIndexCases);
+
+// The message of the accel::Error that `f` throws ("" if it throws none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<double> values(const Tensor& t) {
+  const Tensor c = t.to(kFloat64).contiguous();
+  return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
+}
+
+TEST(IndexSelect, OutOfRangeNamesOpValueAndDimSize) {
+  const Tensor a = zeros({3, 4});
+  const std::string message = error_of([&] { index_select(a, 1, tensor({0, 4, 1})); });
+  EXPECT_NE(message.find("index_select"), std::string::npos) << message;
+  EXPECT_NE(message.find("index 4"), std::string::npos) << message;
+  EXPECT_NE(message.find("size 4"), std::string::npos) << message;
+  EXPECT_NE(error_of([&] { index_select(a, 0, tensor({-1})); }).find("index -1"),
+            std::string::npos);
+}
+
+TEST(IndexSelect, RejectsNonIntegerAndMultiDimIndex) {
+  const Tensor a = zeros({3, 4});
+  EXPECT_NE(error_of([&] { index_select(a, 0, tensor({0.f})); }).find("float32"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              index_select(a, 0, zeros({2, 2}, kInt64));
+            }).find("index_select"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { index_select(a, 0, tensor({true})); }).find("bool"), std::string::npos);
+}
+
+TEST(IndexSelect, ScalarIndexKeepsTheDim) {
+  const Tensor a = arange(12, kFloat32).view({3, 4});
+  const Tensor out = index_select(a, 0, scalar_tensor(2, kInt64));
+  EXPECT_EQ(out.sizes(), IntArrayRef({1, 4}));
+  EXPECT_EQ(values(out), (std::vector<double>{8, 9, 10, 11}));
+}
+
+TEST(IndexSelect, RepeatedIndicesSumTheirGradients) {
+  Tensor a = ones({3}, kFloat64).requires_grad_();
+  index_select(a, 0, tensor({2, 0, 2, 2})).sum().backward();
+  EXPECT_EQ(values(a.grad()), (std::vector<double>{1, 0, 3}));
+}
+
+TEST(Gather, OutOfRangeIsCheckedBeforeAnyWrite) {
+  const Tensor a = zeros({2, 3});
+  const std::string message = error_of([&] { gather(a, 1, tensor({0, 1, 7, 2}).view({2, 2})); });
+  EXPECT_NE(message.find("gather"), std::string::npos) << message;
+  EXPECT_NE(message.find("index 7"), std::string::npos) << message;
+  EXPECT_NE(message.find("size 3"), std::string::npos) << message;
+}
+
+TEST(Gather, RejectsIndexLargerThanInputOutsideDim) {
+  const std::string message = error_of([&] { gather(zeros({3, 4}), 1, zeros({4, 1}, kInt64)); });
+  EXPECT_NE(message.find("gather"), std::string::npos) << message;
+  EXPECT_NE(message.find("[4, 1]"), std::string::npos) << message;
+  EXPECT_NE(error_of([&] {
+              gather(zeros({3, 4}), 1, zeros({3}, kInt64));
+            }).find("dimensions"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              gather(zeros({3, 4}), 1, zeros({3, 1}));
+            }).find("index"),
+            std::string::npos);
+}
+
+TEST(ScatterAdd, ScatterIntoSelfLeavesInputUntouched) {
+  const Tensor self = zeros({2, 3});
+  const Tensor out = scatter_add(self, 1, tensor({0, 0, 2, 1}).view({2, 2}),
+                                 tensor({1.f, 2.f, 3.f, 4.f}).view({2, 2}));
+  EXPECT_EQ(values(out), (std::vector<double>{3, 0, 0, 0, 4, 3}));
+  EXPECT_EQ(values(self), (std::vector<double>(6, 0.0)));
+}
+
+TEST(ScatterAdd, ErrorsNameOpAndValues) {
+  const Tensor self = zeros({2, 3});
+  const Tensor src = ones({2, 2});
+  const std::string range = error_of([&] {
+    scatter_add(self, 1, tensor({0, 3, 1, 1}).view({2, 2}), src);
+  });
+  EXPECT_NE(range.find("scatter_add"), std::string::npos) << range;
+  EXPECT_NE(range.find("index 3"), std::string::npos) << range;
+  const std::string dtype = error_of([&] {
+    scatter_add(self, 1, zeros({2, 2}, kInt64), src.to(kFloat64));
+  });
+  EXPECT_NE(dtype.find("float64"), std::string::npos) << dtype;
+  const std::string shape = error_of([&] { scatter_add(self, 1, zeros({2, 3}, kInt64), src); });
+  EXPECT_NE(shape.find("src"), std::string::npos) << shape;
+}
+
+TEST(ScatterAdd, SrcLargerThanIndexGetsZeroGradientOutsideTheIndex) {
+  Tensor self = zeros({2, 3}, kFloat64).requires_grad_();
+  Tensor src = arange(8, kFloat64).view({2, 4}).requires_grad_();
+  const Tensor index = tensor({2, 0}).view({2, 1});
+  const Tensor grad = arange(6, kFloat64).view({2, 3});
+  scatter_add(self, 1, index, src).backward(grad);
+  EXPECT_EQ(values(self.grad()), values(grad));
+  EXPECT_EQ(values(src.grad()), (std::vector<double>{2, 0, 0, 0, 3, 0, 0, 0}));
+}
+
+TEST(ScatterAdd, RepeatedIndicesAddInTheSameOrderWhateverTheThreadCount) {
+  const int64_t n = 200000;
+  const Tensor src = randn({n}, kFloat32);
+  const Tensor index = randint(0, 7, {n});
+  const int threads = get_num_threads();
+  set_num_threads(1);
+  const Tensor one = scatter_add(zeros({7}), 0, index, src);
+  set_num_threads(std::max(threads, 4));
+  const Tensor many = scatter_add(zeros({7}), 0, index, src);
+  set_num_threads(threads);
+  EXPECT_TRUE(one.equal(many));
+}
+
+TEST(Cat, PromotesLikeTorchCat) {
+  const Tensor out =
+      cat(V{tensor({1, 2}).to(kInt32), tensor({1.5f}).to(kBFloat16), tensor({2.f}).to(kFloat16)});
+  EXPECT_EQ(out.dtype(), kFloat32);
+  EXPECT_EQ(values(out), (std::vector<double>{1, 2, 1.5, 2}));
+  EXPECT_EQ(cat(V{zeros({0}, kInt64), tensor({1, 2}).to(kInt32)}).dtype(), kInt64);
+}
+
+TEST(Cat, EmptyOneDimensionalInputsAreSkipped) {
+  const Tensor out = cat(V{zeros({0}), ones({2, 3}), zeros({0}, kInt64)}, 1);
+  EXPECT_EQ(out.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(cat(V{zeros({0}), zeros({0})}).sizes(), IntArrayRef({0}));
+}
+
+TEST(Cat, ErrorsNameTheOffendingTensor) {
+  EXPECT_NE(error_of([] { cat(V{}); }).find("non-empty"), std::string::npos);
+  const std::string sizes = error_of([] { cat(V{zeros({3, 4}), zeros({2, 5})}); });
+  EXPECT_NE(sizes.find("cat"), std::string::npos) << sizes;
+  EXPECT_NE(sizes.find("tensor number 1"), std::string::npos) << sizes;
+  EXPECT_NE(error_of([] {
+              cat(V{zeros({3, 4}), zeros({3})});
+            }).find("same number of dimensions"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { cat(V{scalar_tensor(1.0)}); }).find("zero-dimensional"),
+            std::string::npos);
+}
+
+TEST(Stack, RequiresEqualSizes) {
+  const std::string message = error_of([] { stack(V{zeros({3, 4}), zeros({3, 5})}); });
+  EXPECT_NE(message.find("stack"), std::string::npos) << message;
+  EXPECT_NE(message.find("[3, 5] at entry 1"), std::string::npos) << message;
+  EXPECT_EQ(stack(V{scalar_tensor(1.0), scalar_tensor(2.0)}).sizes(), IntArrayRef({2}));
+}
+
+TEST(Split, PiecesAreViewsOfTheInput) {
+  const Tensor a = arange(10, kFloat32).view({2, 5});
+  const std::vector<Tensor> pieces = a.split(2, 1);
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[2].sizes(), IntArrayRef({2, 1}));
+  for (const Tensor& p : pieces) EXPECT_EQ(p.storage(), a.storage());
+  EXPECT_EQ(a.split({1, 1}, 0).size(), 2u);
+}
+
+TEST(Split, ErrorsNameSizes) {
+  const Tensor a = zeros({3, 4});
+  EXPECT_NE(error_of([&] { a.split(0, 0); }).find("split_size"), std::string::npos);
+  const std::string sum = error_of([&] { a.split({1, 1}, 0); });
+  EXPECT_NE(sum.find("[1, 1]"), std::string::npos) << sum;
+  EXPECT_NE(sum.find("sum exactly to 3"), std::string::npos) << sum;
+  EXPECT_NE(error_of([&] { a.split({4, -1}, 0); }).find("non-negative"), std::string::npos);
+}
+
+TEST(Chunk, PieceCountsFollowPyTorch) {
+  auto shapes = [](const std::vector<Tensor>& pieces) {
+    std::vector<int64_t> sizes;
+    for (const Tensor& p : pieces) sizes.push_back(p.size(0));
+    return sizes;
+  };
+  EXPECT_EQ(shapes(zeros({5}).chunk(3)), (std::vector<int64_t>{2, 2, 1}));
+  EXPECT_EQ(shapes(zeros({5}).chunk(4)), (std::vector<int64_t>{2, 2, 1}));
+  EXPECT_EQ(shapes(zeros({6}).chunk(4)), (std::vector<int64_t>{2, 2, 2}));
+  EXPECT_EQ(shapes(zeros({0}).chunk(3)), (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_NE(error_of([] { zeros({3}).chunk(0); }).find("chunk"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,147 @@
+// Element-wise unary ops and clamp: the PyTorch-fixture table (tests/reference/cases_unary.py)
+// plus dtype rules, in-place clamp_, kink gradients and error messages.
+#include <string>
+
+#include "core/op_harness.h"
+
+namespace accel {
+namespace {
+
+using testing::OpCase;
+using V = std::vector<Tensor>;
+
+const std::vector<OpCase> kUnaryCases = {
+    {"exp", [](const V& x) { return exp(x[0]); }},
+    {"exp_strided", [](const V& x) { return x[0].t().exp(); }},
+    {"log", [](const V& x) { return log(x[0]); }},
+    {"sqrt", [](const V& x) { return sqrt(x[0]); }},
+    {"rsqrt", [](const V& x) { return rsqrt(x[0]); }},
+    {"abs", [](const V& x) { return abs(x[0]); }},
+    {"sin", [](const V& x) { return sin(x[0]); }},
+    {"cos", [](const V& x) { return cos(x[0]); }},
+    {"tanh", [](const V& x) { return tanh(x[0]); }},
+    {"sigmoid", [](const V& x) { return sigmoid(x[0]); }},
+    {"relu", [](const V& x) { return relu(x[0]); }},
+    {"gelu", [](const V& x) { return gelu(x[0]); }},
+    {"gelu_tanh", [](const V& x) { return x[0].gelu("tanh"); }},
+    {"silu", [](const V& x) { return silu(x[0]); }},
+    {"clamp_min", [](const V& x) { return x[0].clamp_min(-0.5); }},
+    {"clamp_max", [](const V& x) { return clamp(x[0], std::nullopt, 0.25); }},
+    {"clamp_both", [](const V& x) { return x[0].clamp(-0.5, 0.5); }},
+    {"exp_int64", [](const V& x) { return exp(x[0]); }, {kFloat32}},
+    {"abs_int64", [](const V& x) { return abs(x[0]); }},
+    {"relu_int64", [](const V& x) { return relu(x[0]); }},
+    {"clamp_int64", [](const V& x) { return clamp(x[0], -1, 2); }},
+};
+
+ACCEL_OP_TEST_SUITE(UnaryOps, "ops_unary.json", kUnaryCases);
+
+void expect_error_mentions(const std::function<void()>& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    FAIL() << "expected an accel::Error";
+  } catch (const Error& e) {
+    for (const std::string& part : parts) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Unary, IntegerInputsGiveDefaultFloatOrKeepType) {
+  const Tensor i = tensor({-2, 0, 3});
+  for (const Tensor& r : {exp(i), log(i), sqrt(i), rsqrt(i), sin(i), cos(i), tanh(i), sigmoid(i)}) {
+    EXPECT_EQ(r.dtype(), kFloat32);
+  }
+  EXPECT_EQ(abs(i).dtype(), kInt64);
+  EXPECT_EQ(abs(i)[0].item<int64_t>(), 2);
+  EXPECT_EQ(relu(i).dtype(), kInt64);
+  EXPECT_EQ(relu(i)[0].item<int64_t>(), 0);
+  EXPECT_EQ(abs(tensor({1, 2}, kUInt8)).dtype(), kUInt8);
+  EXPECT_EQ(exp(tensor({true, false})).dtype(), kFloat32);
+  EXPECT_FLOAT_EQ(exp(tensor({true, false}))[1].item<float>(), 1.f);
+}
+
+TEST(Unary, HalfPrecisionKeepsDtype) {
+  const Tensor h = tensor({-1.f, 0.5f, 2.f}).to(kFloat16);
+  EXPECT_EQ(gelu(h).dtype(), kFloat16);
+  EXPECT_NEAR(sigmoid(h)[2].item<double>(), 0.8808, 1e-3);
+  const Tensor b = tensor({-1.f, 0.5f, 2.f}).to(kBFloat16);
+  EXPECT_EQ(abs(b).dtype(), kBFloat16);
+  EXPECT_EQ(abs(b)[0].item<float>(), 1.f);
+}
+
+TEST(Unary, BoolInputsRejectedWherePyTorchRejectsThem) {
+  const Tensor b = tensor({true, false});
+  expect_error_mentions([&] { (void)abs(b); }, {"abs", "bool"});
+  expect_error_mentions([&] { (void)relu(b); }, {"relu", "bool"});
+  // gelu and silu take floating inputs only.
+  expect_error_mentions([] { (void)gelu(tensor({1, 2})); }, {"gelu", "int64"});
+  expect_error_mentions([] { (void)silu(tensor({true})); }, {"silu", "bool"});
+}
+
+TEST(Unary, GradientsAtKinksFollowPyTorch) {
+  const Tensor x = tensor({0.0, -1.0, 2.0}).requires_grad_();
+  relu(x).sum().backward();
+  EXPECT_EQ(x.grad()[0].item<double>(), 0.0);
+  EXPECT_EQ(x.grad()[2].item<double>(), 1.0);
+  const Tensor y = tensor({0.0, -1.0, 2.0}).requires_grad_();
+  abs(y).sum().backward();
+  EXPECT_EQ(y.grad()[0].item<double>(), 0.0);
+  EXPECT_EQ(y.grad()[1].item<double>(), -1.0);
+  // clamp passes the gradient strictly inside the bounds only (0 at a bound, as PyTorch 2.x).
+  const Tensor z = tensor({0.0, 1.0, 2.0, -1.0, 3.0}).requires_grad_();
+  clamp(z, 0.0, 2.0).sum().backward();
+  EXPECT_TRUE(z.grad().equal(tensor({0.0, 1.0, 0.0, 0.0, 0.0})));
+}
+
+TEST(Unary, ClampPromotesAndPropagatesNan) {
+  const Tensor i = tensor({1, 5});
+  EXPECT_EQ(clamp(i, 0, 3).dtype(), kInt64);
+  EXPECT_EQ(clamp(i, 1.5, std::nullopt).dtype(), kFloat32);
+  const double nan = std::nan("");
+  const Tensor c = clamp(tensor({1.0, nan}), 3.0, std::nullopt);
+  EXPECT_EQ(c[0].item<double>(), 3.0);
+  EXPECT_TRUE(std::isnan(c[1].item<double>()));
+  EXPECT_TRUE(std::isnan(clamp(tensor({1.0}), nan, std::nullopt)[0].item<double>()));
+  EXPECT_TRUE(clamp(tensor({1.0, 5.0}), 3.0, 2.0).equal(tensor({2.0, 2.0})));  // min > max
+}
+
+TEST(Unary, ClampInPlaceKeepsStorageAndBumpsVersion) {
+  Tensor a = tensor({-2.f, 0.5f, 3.f});
+  void* before = a.data_ptr();
+  const uint32_t v = a.version();
+  Tensor& r = a.clamp_(-1.f, 1.f);
+  EXPECT_TRUE(r.is_same(a));
+  EXPECT_EQ(a.data_ptr(), before);
+  EXPECT_EQ(a.version(), v + 1);
+  EXPECT_TRUE(a.equal(tensor({-1.f, 0.5f, 1.f})));
+  Tensor strided = zeros({3, 2}).t();
+  strided.clamp_(1.f);
+  EXPECT_TRUE(strided.equal(ones({2, 3})));
+}
+
+TEST(Unary, ClampInPlaceRecordsHistory) {
+  const Tensor leaf = tensor({-2.0, 0.5, 3.0}).requires_grad_();
+  Tensor a = leaf * 2.0;
+  a.clamp_(-1.5, 1.5);
+  EXPECT_TRUE(a.grad_fn() != nullptr);
+  EXPECT_TRUE(a.equal(tensor({-1.5, 1.0, 1.5})));
+  a.sum().backward();
+  EXPECT_TRUE(leaf.grad().equal(tensor({0.0, 2.0, 0.0})));
+}
+
+TEST(Unary, ClampInPlaceRejectsUnsafeCastAndLeaves) {
+  Tensor i = tensor({1, 5});
+  expect_error_mentions([&] { i.clamp_(0.5); }, {"clamp_", "float32", "int64"});
+  Tensor leaf = ones({2}).requires_grad_();
+  EXPECT_THROW(leaf.clamp_(0.f), Error);
+}
+
+TEST(Unary, Errors) {
+  expect_error_mentions([] { (void)clamp(ones({2}), std::nullopt, std::nullopt); },
+                        {"clamp", "min", "max"});
+  expect_error_mentions([] { (void)gelu(ones({2}), "sigmoid"); }, {"gelu", "sigmoid"});
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,216 @@
+// Tensor basics: factories, from_blob, element access and its errors, dtype conversion
+// (Half/BFloat16 rounding), PyTorch's promotion table, the allocator and geometry types.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "accel/accel.h"
+
+namespace accel {
+namespace {
+
+TEST(Factories, ShapesDtypesAndValues) {
+  Tensor z = zeros({2, 3});
+  EXPECT_EQ(z.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(z.dtype(), kFloat32);
+  EXPECT_EQ(z.numel(), 6);
+  EXPECT_TRUE(z.is_contiguous());
+  EXPECT_EQ(ones({2}, kInt64)[1].item<int64_t>(), 1);
+  EXPECT_DOUBLE_EQ(full({2, 2}, 2.5, kFloat64)[1][1].item<double>(), 2.5);
+  EXPECT_EQ(zeros_like(z, kFloat64).dtype(), kFloat64);
+  EXPECT_TRUE(ones({3}, TensorOptions().requires_grad(true)).requires_grad());
+  EXPECT_THROW(zeros({2, -1}), Error);
+}
+
+TEST(Factories, ArangeInfersDtype) {
+  Tensor i = arange(5);
+  EXPECT_EQ(i.dtype(), kInt64);
+  EXPECT_EQ(i[4].item<int64_t>(), 4);
+  Tensor f = arange(0, 1, 0.25);
+  EXPECT_EQ(f.dtype(), kFloat32);
+  EXPECT_EQ(f.numel(), 4);
+  EXPECT_FLOAT_EQ(f[3].item<float>(), 0.75f);
+  EXPECT_EQ(arange(10, 0, -3).numel(), 4);
+  EXPECT_THROW(arange(0, 5, 0), Error);
+  EXPECT_THROW(arange(5, 0, 1), Error);
+}
+
+TEST(Factories, LinspaceAndEye) {
+  Tensor l = linspace(-1, 1, 5, kFloat64);
+  EXPECT_DOUBLE_EQ(l[0].item<double>(), -1.0);
+  EXPECT_DOUBLE_EQ(l[2].item<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(l[4].item<double>(), 1.0);
+  Tensor e = eye(2, 3);
+  EXPECT_EQ(e.sizes(), IntArrayRef({2, 3}));
+  EXPECT_FLOAT_EQ(e[1][1].item<float>(), 1.f);
+  EXPECT_FLOAT_EQ(e[1][2].item<float>(), 0.f);
+}
+
+TEST(Factories, TensorFromValues) {
+  EXPECT_EQ(tensor({1.f, 2.f}).dtype(), kFloat32);
+  EXPECT_EQ(tensor({1.0, 2.0}).dtype(), kFloat64);
+  EXPECT_EQ(tensor({1, 2}).dtype(), kInt64);
+  EXPECT_EQ(tensor({true, false}).dtype(), kBool);
+  EXPECT_EQ(tensor({1, 2}, kFloat32).dtype(), kFloat32);
+  EXPECT_EQ(scalar_tensor(3).dim(), 0);
+}
+
+TEST(FromBlob, ViewsCallerMemoryWithoutCopy) {
+  float data[6] = {0, 1, 2, 3, 4, 5};
+  Tensor t = from_blob(data, {2, 3});
+  EXPECT_EQ(t.data_ptr<float>(), data);
+  EXPECT_FLOAT_EQ(t[1][2].item<float>(), 5.f);
+  data[0] = 42;
+  EXPECT_FLOAT_EQ(t[0][0].item<float>(), 42.f);
+  Tensor strided = from_blob(data, {3}, {2});
+  EXPECT_FLOAT_EQ(strided[2].item<float>(), 4.f);
+}
+
+TEST(FromBlob, DeleterRunsWhenLastViewDies) {
+  bool deleted = false;
+  {
+    auto* data = new float[4]{};
+    Tensor t = from_blob(data, {4}, [&](void* p) {
+      delete[] static_cast<float*>(p);
+      deleted = true;
+    });
+    Tensor view = t.view({2, 2});
+    t = Tensor();
+    EXPECT_FALSE(deleted);
+  }
+  EXPECT_TRUE(deleted);
+}
+
+TEST(FromBlob, InvalidArgumentsAreErrors) {
+  float data[4];
+  EXPECT_THROW(from_blob(nullptr, {2}), Error);
+  EXPECT_THROW(from_blob(data, {-1}), Error);
+  EXPECT_THROW(from_blob(data, {2, 2}, IntArrayRef{1}), Error);
+}
+
+TEST(Item, RequiresOneElement) {
+  try {
+    (void)zeros({2, 2}).item<float>();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("item"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("[2, 2]"), std::string::npos);
+  }
+  EXPECT_THROW(zeros({2}).data_ptr<double>(), Error);
+  EXPECT_THROW(Tensor().sizes(), Error);
+}
+
+TEST(Conversion, HalfAndBFloat16RoundToNearestEven) {
+  EXPECT_EQ(Half(1.0f).bits, 0x3c00);
+  EXPECT_EQ(Half(65504.f).bits, 0x7bff);
+  EXPECT_EQ(Half(65520.f).bits, 0x7c00);  // halfway to the next: rounds to inf
+  EXPECT_EQ(Half(1.0f + 1.0f / 2048).bits, 0x3c00);  // tie to even
+  EXPECT_EQ(Half(5.96046448e-08f).bits, 0x0001);  // smallest subnormal
+  EXPECT_FLOAT_EQ(static_cast<float>(Half::from_bits(0x0001)), 5.96046448e-08f);
+  EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::numeric_limits<float>::quiet_NaN()))));
+  EXPECT_EQ(BFloat16(1.0f).bits, 0x3f80);
+  EXPECT_EQ(BFloat16(1.0f + 1.0f / 256).bits, 0x3f80);  // tie to even
+  EXPECT_EQ(BFloat16(1.0f + 3.0f / 256).bits, 0x3f82);
+  EXPECT_FLOAT_EQ(static_cast<float>(BFloat16::from_bits(0x4049)), 3.140625f);
+}
+
+TEST(Conversion, ToDtypeRoundTrips) {
+  Tensor x = tensor({1.5, -2.25, 3.0});
+  EXPECT_TRUE(x.to(kFloat32).to(kFloat64).equal(x));
+  EXPECT_TRUE(x.to(kBFloat16).to(kFloat64).equal(x));
+  EXPECT_EQ(x.to(kInt64)[1].item<int64_t>(), -2);
+  EXPECT_EQ(x.to(kBool)[0].item<bool>(), true);
+  EXPECT_TRUE(x.to(kFloat64).is_same(x));
+  EXPECT_FALSE(x.to(kFloat64, /*copy=*/true).is_same(x));
+}
+
+TEST(Conversion, NonContiguousCopy) {
+  Tensor m = arange(6, kFloat32).view({2, 3}).t();
+  EXPECT_FALSE(m.is_contiguous());
+  Tensor c = m.contiguous();
+  EXPECT_TRUE(c.is_contiguous());
+  EXPECT_FLOAT_EQ(c[2][1].item<float>(), 5.f);
+  EXPECT_FLOAT_EQ(m.to(kFloat64)[2][0].item<double>(), 2.0);
+}
+
+TEST(Promotion, MatchesPyTorchTable) {
+  EXPECT_EQ(promote_types(kInt64, kFloat16), kFloat16);
+  EXPECT_EQ(promote_types(kFloat16, kBFloat16), kFloat32);
+  EXPECT_EQ(promote_types(kUInt8, kInt32), kInt32);
+  EXPECT_EQ(promote_types(kBool, kUInt8), kUInt8);
+  EXPECT_EQ(promote_types(kInt32, kFloat64), kFloat64);
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    for (int j = 0; j < kNumScalarTypes; ++j) {
+      const auto a = static_cast<ScalarType>(i), b = static_cast<ScalarType>(j);
+      EXPECT_EQ(promote_types(a, b), promote_types(b, a)) << a << " " << b;
+    }
+  }
+}
+
+TEST(Allocator, TracksCurrentAndPeakAndReuses) {
+  Allocator& allocator = allocator_for(Device(kCPU));
+  allocator.reset_peak_stats();
+  const AllocatorStats before = allocator.stats();
+  {
+    Tensor t = empty({1 << 20});
+    EXPECT_GE(allocator.stats().allocated_bytes - before.allocated_bytes, 4 << 20);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64, 0u);
+  }
+  const AllocatorStats after = allocator.stats();
+  EXPECT_EQ(after.allocated_bytes, before.allocated_bytes);
+  EXPECT_GE(after.peak_allocated_bytes, before.allocated_bytes + (4 << 20));
+  if (allocator_cache_enabled()) {
+    const int64_t hits = after.num_cache_hits;
+    Tensor again = empty({1 << 20});
+    EXPECT_EQ(allocator.stats().num_cache_hits, hits + 1);
+  }
+}
+
+TEST(Allocator, BypassReturnsMemoryToTheSystem) {
+  const bool was_enabled = allocator_cache_enabled();
+  set_allocator_cache_enabled(false);
+  { Tensor t = empty({1000}); }
+  EXPECT_EQ(allocator_for(Device(kCPU)).stats().cached_bytes, 0);
+  set_allocator_cache_enabled(was_enabled);
+}
+
+TEST(Device, ParsesAndReportsCuda) {
+  EXPECT_EQ(Device("cuda:1"), Device(kCUDA, 1));
+  EXPECT_TRUE(Device("cpu").is_cpu());
+  EXPECT_THROW(Device("gpu"), Error);
+  EXPECT_GE(cuda_device_count(), 0);
+  if (!cuda_is_compiled()) {
+    EXPECT_THROW(zeros({2}, Device(kCUDA)), Error);
+  }
+}
+
+TEST(Geometry, SmallVectorSpillsAndShrinks) {
+  DimVector v;
+  for (int64_t i = 0; i < 10; ++i) v.push_back(i);
+  EXPECT_EQ(v.size(), 10u);
+  EXPECT_EQ(v[9], 9);
+  v.resize(3);
+  EXPECT_EQ(v[2], 2);
+  v.insert(0, -1);
+  EXPECT_EQ(v[0], -1);
+  EXPECT_EQ(v[3], 2);
+  v.erase(0);
+  EXPECT_EQ(IntArrayRef(v), IntArrayRef({0, 1, 2}));
+  Tensor big = zeros({1, 1, 1, 1, 1, 1, 1, 2});
+  EXPECT_EQ(big.dim(), 8);
+  EXPECT_EQ(big.size(-1), 2);
+}
+
+TEST(Geometry, DimErrorsNameTheOp) {
+  try {
+    (void)zeros({2, 3}).size(2);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("size: dimension out of range"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace accel

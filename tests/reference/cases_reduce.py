@@ -1,0 +1,84 @@
+"""Reference cases for the reductions and softmax (tests/core/ops_reduce_test.cpp).
+
+Ties are drawn from small integer domains (forward only: integer inputs have no gradient);
+the tie-splitting gradients are checked by hand in ops_reduce_test.cpp. Index results
+(argmax, max(dim).indices) use the "distinct" domain except where a case tests ties.
+"""
+import torch
+
+from op_case import Case, S
+
+TIES = "int:0:3"
+
+CASES = {
+    # sum / mean
+    "sum_all": Case(lambda a: a.sum(), [S(3, 4)]),
+    "sum_dim": Case(lambda a: a.sum(1), [S(3, 4)]),
+    "sum_neg_dim": Case(lambda a: a.sum(-1), [S(2, 3, 4)]),
+    "sum_dims_keepdim": Case(lambda a: a.sum((0, 2), keepdim=True), [S(2, 3, 4)]),
+    "sum_leading_dims": Case(lambda a: a.sum((0, 1)), [S(2, 3, 4)]),
+    "sum_int": Case(lambda a: a.sum(0), [S(3, 4, domain="int:-5:5")], grad=False),
+    "mean_all": Case(lambda a: a.mean(), [S(3, 4)]),
+    "mean_dims": Case(lambda a: a.mean((0, 2)), [S(2, 3, 4)]),
+    "mean_neg_dim_keepdim": Case(lambda a: a.mean(-2, keepdim=True), [S(2, 3, 4)]),
+    # prod
+    "prod_all": Case(lambda a: a.prod(), [S(2, 3)]),
+    "prod_dim": Case(lambda a: a.prod(1), [S(3, 4)]),
+    "prod_dim0_keepdim": Case(lambda a: a.prod(0, keepdim=True), [S(3, 2, 4)]),
+    "prod_neg_dim": Case(lambda a: a.prod(-1), [S(2, 3, 4)]),
+    "prod_int": Case(lambda a: a.prod(1), [S(3, 4, domain="int:-3:4")], grad=False),
+    # max / min
+    "max_all": Case(lambda a: a.max(), [S(3, 4)]),
+    "min_all": Case(lambda a: a.min(), [S(3, 4)]),
+    "max_all_ties": Case(lambda a: a.max(), [S(3, 4, domain=TIES)], grad=False),
+    "max_dim_values": Case(lambda a: a.max(1).values, [S(3, 4)]),
+    "max_dim_indices": Case(lambda a: a.max(1).indices, [S(3, 4, domain="distinct")], grad=False),
+    "max_dim0_keepdim_values": Case(lambda a: a.max(0, keepdim=True).values, [S(3, 2, 4)]),
+    "max_dim0_keepdim_indices":
+        Case(lambda a: a.max(0, keepdim=True).indices, [S(3, 2, 4, domain="distinct")], grad=False),
+    "max_dim_ties_values": Case(lambda a: a.max(1).values, [S(4, 5, domain=TIES)], grad=False),
+    "max_dim_ties_indices": Case(lambda a: a.max(1).indices, [S(4, 5, domain=TIES)], grad=False),
+    "min_neg_dim_values": Case(lambda a: a.min(-1).values, [S(2, 3, 4)]),
+    "min_neg_dim_indices":
+        Case(lambda a: a.min(-1).indices, [S(2, 3, 4, domain="distinct")], grad=False),
+    "min_dim_ties_indices": Case(lambda a: a.min(0).indices, [S(5, 4, domain=TIES)], grad=False),
+    # amax / amin
+    "amax_all": Case(lambda a: torch.amax(a), [S(3, 4)]),
+    "amax_dim": Case(lambda a: torch.amax(a, 1), [S(3, 4)]),
+    "amax_dims_keepdim": Case(lambda a: torch.amax(a, (0, 2), keepdim=True), [S(2, 3, 4)]),
+    "amax_ties": Case(lambda a: torch.amax(a, (1, 2)), [S(3, 2, 4, domain=TIES)], grad=False),
+    "amin_dims": Case(lambda a: torch.amin(a, (-1, 0)), [S(2, 3, 4)]),
+    "amin_ties": Case(lambda a: torch.amin(a, 0), [S(5, 3, domain=TIES)], grad=False),
+    # argmax / argmin
+    "argmax_all": Case(lambda a: torch.argmax(a), [S(3, 4, domain="distinct")], grad=False),
+    "argmax_dim": Case(lambda a: torch.argmax(a, 1), [S(3, 4, domain="distinct")], grad=False),
+    "argmax_neg_dim_keepdim":
+        Case(lambda a: torch.argmax(a, -1, keepdim=True), [S(2, 3, 4, domain="distinct")],
+             grad=False),
+    "argmax_all_keepdim":
+        Case(lambda a: torch.argmax(a, keepdim=True), [S(2, 3, domain="distinct")], grad=False),
+    "argmin_dim0": Case(lambda a: torch.argmin(a, 0), [S(3, 2, 4, domain="distinct")], grad=False),
+    "argmin_all": Case(lambda a: torch.argmin(a), [S(5, domain="distinct")], grad=False),
+    # var / std
+    "var_all": Case(lambda a: a.var(), [S(3, 4)]),
+    "var_dim_correction0": Case(lambda a: torch.var(a, 1, correction=0), [S(3, 4)]),
+    "var_dims_keepdim": Case(lambda a: torch.var(a, (0, 2), keepdim=True), [S(2, 3, 4)]),
+    "var_neg_dim": Case(lambda a: torch.var(a, -1), [S(2, 3, 4)]),
+    "std_all": Case(lambda a: a.std(), [S(3, 4)]),
+    "std_dim_correction0": Case(lambda a: torch.std(a, 0, correction=0), [S(4, 3)]),
+    "std_dims_keepdim": Case(lambda a: torch.std(a, (1, 2), keepdim=True), [S(2, 3, 4)]),
+    # logsumexp
+    "logsumexp_dim": Case(lambda a: torch.logsumexp(a, 1), [S(3, 4)]),
+    "logsumexp_dims_keepdim": Case(lambda a: torch.logsumexp(a, (0, 2), keepdim=True), [S(2, 3, 4)]),
+    "logsumexp_neg_dim": Case(lambda a: torch.logsumexp(a, -1), [S(2, 3, 4)]),
+    "logsumexp_scaled": Case(lambda a: torch.logsumexp(a * 40, 1), [S(3, 5)]),
+    # softmax / log_softmax
+    "softmax_last": Case(lambda a: torch.softmax(a, 1), [S(4, 5)]),
+    "softmax_dim0": Case(lambda a: torch.softmax(a, 0), [S(3, 4, 2)]),
+    "softmax_middle": Case(lambda a: torch.softmax(a, -2), [S(2, 3, 4)]),
+    "softmax_scaled": Case(lambda a: torch.softmax(a * 40, -1), [S(3, 6)]),
+    "log_softmax_last": Case(lambda a: torch.log_softmax(a, 1), [S(4, 5)]),
+    "log_softmax_dim0": Case(lambda a: torch.log_softmax(a, 0), [S(3, 4, 2)]),
+    "log_softmax_middle": Case(lambda a: torch.log_softmax(a, -2), [S(2, 3, 4)]),
+    "log_softmax_scaled": Case(lambda a: torch.log_softmax(a * 40, -1), [S(3, 6)]),
+}
