@@ -200,6 +200,17 @@ TEST(Autograd, InPlaceOnNonLeafRecordsHistory) {
   EXPECT_DOUBLE_EQ(x.grad()[0].item<double>(), 4.0);
 }
 
+TEST(Autograd, InPlaceMulByTensorUsesOriginalValues) {
+  Tensor x = leaf({1.0, 2.0});
+  Tensor w = leaf({3.0, 4.0});
+  Tensor h = x * 1;
+  h.mul_(w);
+  h.div_(w * 2);
+  h.sum().backward();  // h = x * w / (2w) = x / 2
+  EXPECT_DOUBLE_EQ(x.grad()[0].item<double>(), 0.5);
+  EXPECT_NEAR(w.grad()[1].item<double>(), 0.0, 1e-15);
+}
+
 TEST(Autograd, GradFunctionReturnsWithoutAccumulating) {
   Tensor x = leaf({1.0, 2.0});
   Tensor y = (x * x).sum();

@@ -60,7 +60,7 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Scalar& b, double alph
 // out = self (op) other written into self: directly when no conversion, broadcast of self
 // or autograd is involved, else through an out-of-place result whose history self adopts.
 Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double alpha,
-                       const char* name, const std::function<Tensor()>& out_of_place) {
+                       const char* name) {
   check_same_device(self, other, name);
   autograd::check_inplace(self, autograd::requires_grad(other), name);
   const ScalarType compute = compute_type(op, result_type(self, other));
@@ -74,7 +74,17 @@ Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double al
     self.storage()->bump_version();
     return self;
   }
-  Tensor result = out_of_place();
+  // The recorded op may save its first input for backward: give it a copy of self's current
+  // values, since self is about to be overwritten.
+  const Tensor source = recording ? accel::clone(self) : self;
+  Tensor result;
+  switch (op) {
+    case BinaryOp::Add: result = accel::add(source, other, alpha); break;
+    case BinaryOp::Sub: result = accel::sub(source, other, alpha); break;
+    case BinaryOp::Mul: result = accel::mul(source, other); break;
+    case BinaryOp::Div: result = accel::div(source, other); break;
+    default: fail(name, "has no in-place form");
+  }
   ACCEL_CHECK(result.sizes() == self.sizes(), name,
               "output with shape {} doesn't match the broadcast shape {}", self.sizes(),
               result.sizes());
@@ -280,29 +290,25 @@ ACCEL_COMPARISON(ge, Ge)
 // ---- in place ----
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
-  return binary_inplace(BinaryOp::Add, *this, other, alpha.to_double(), "add_",
-                        [&] { return accel::add(*this, other, alpha); });
+  return binary_inplace(BinaryOp::Add, *this, other, alpha.to_double(), "add_");
 }
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
   return add_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
 }
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
-  return binary_inplace(BinaryOp::Sub, *this, other, alpha.to_double(), "sub_",
-                        [&] { return accel::sub(*this, other, alpha); });
+  return binary_inplace(BinaryOp::Sub, *this, other, alpha.to_double(), "sub_");
 }
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
   return sub_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
 }
 Tensor& Tensor::mul_(const Tensor& other) {
-  return binary_inplace(BinaryOp::Mul, *this, other, 1.0, "mul_",
-                        [&] { return accel::mul(*this, other); });
+  return binary_inplace(BinaryOp::Mul, *this, other, 1.0, "mul_");
 }
 Tensor& Tensor::mul_(const Scalar& other) {
   return mul_(scalar_tensor_for(*this, other, result_type(*this, other)));
 }
 Tensor& Tensor::div_(const Tensor& other) {
-  return binary_inplace(BinaryOp::Div, *this, other, 1.0, "div_",
-                        [&] { return accel::div(*this, other); });
+  return binary_inplace(BinaryOp::Div, *this, other, 1.0, "div_");
 }
 Tensor& Tensor::div_(const Scalar& other) {
   return div_(scalar_tensor_for(*this, other, compute_type(BinaryOp::Div, result_type(*this, other))));

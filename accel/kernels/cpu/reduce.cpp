@@ -106,19 +106,23 @@ struct Extreme {
   }
 };
 
-// Folds term(i) over i in [begin, end). Eight interleaved partial results, combined as a
-// tree, let the compiler vectorize without reassociating.
+// Folds term(i) over i in [begin, end). kLanes interleaved partial results, combined as a
+// tree, let the compiler vectorize without reassociating (and hide the add latency).
+constexpr int kLanes = 32;
+
 template <typename Op, typename Acc, typename Term>
 Acc fold_chunk(int64_t begin, int64_t end, const Term& term) {
-  Acc partial[8];
-  std::fill_n(partial, 8, Op::template identity<Acc>());
+  Acc partial[kLanes];
+  std::fill_n(partial, kLanes, Op::template identity<Acc>());
   int64_t i = begin;
-  for (; i + 8 <= end; i += 8) {
-    for (int k = 0; k < 8; ++k) partial[k] = Op::apply(partial[k], term(i + k));
+  for (; i + kLanes <= end; i += kLanes) {
+    for (int k = 0; k < kLanes; ++k) partial[k] = Op::apply(partial[k], term(i + k));
   }
-  for (; i < end; ++i) partial[0] = Op::apply(partial[0], term(i));
-  return Op::apply(Op::apply(Op::apply(partial[0], partial[1]), Op::apply(partial[2], partial[3])),
-                   Op::apply(Op::apply(partial[4], partial[5]), Op::apply(partial[6], partial[7])));
+  for (int k = 0; i < end; ++i, ++k) partial[k] = Op::apply(partial[k], term(i));
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int k = 0; k < width; ++k) partial[k] = Op::apply(partial[k], partial[k + width]);
+  }
+  return partial[0];
 }
 
 // Folds term(i) over i in [0, n) chunk by chunk, the chunks' results combined in order.
@@ -256,18 +260,29 @@ void moments_typed(const T* in, T* out, T* mean_out, ReduceShape s, int64_t corr
   for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
     double mean[kTileWidth];
     double m2[kTileWidth];
-    std::fill_n(mean, width, 0.0);
-    std::fill_n(m2, width, 0.0);
-    for (int64_t r = 0; r < s.reduced; ++r) {
-      const T* row = in + in_off + r * s.inner;
-      for (int64_t k = 0; k < width; ++k) mean[k] += static_cast<double>(row[k]);
-    }
-    for (int64_t k = 0; k < width; ++k) mean[k] /= static_cast<double>(s.reduced);
-    for (int64_t r = 0; r < s.reduced; ++r) {
-      const T* row = in + in_off + r * s.inner;
-      for (int64_t k = 0; k < width; ++k) {
-        const double d = static_cast<double>(row[k]) - mean[k];
-        m2[k] += d * d;
+    const T* x = in + in_off;
+    if constexpr (std::is_same_v<decltype(width), Unit>) {
+      mean[0] = fold_row<Add, double>(s.reduced, [x](int64_t i) {
+                  return static_cast<double>(x[i]);
+                }) / static_cast<double>(s.reduced);
+      m2[0] = fold_row<Add, double>(s.reduced, [x, m = mean[0]](int64_t i) {
+        const double d = static_cast<double>(x[i]) - m;
+        return d * d;
+      });
+    } else {
+      std::fill_n(mean, width, 0.0);
+      std::fill_n(m2, width, 0.0);
+      for (int64_t r = 0; r < s.reduced; ++r) {
+        const T* row = x + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) mean[k] += static_cast<double>(row[k]);
+      }
+      for (int64_t k = 0; k < width; ++k) mean[k] /= static_cast<double>(s.reduced);
+      for (int64_t r = 0; r < s.reduced; ++r) {
+        const T* row = x + r * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          const double d = static_cast<double>(row[k]) - mean[k];
+          m2[k] += d * d;
+        }
       }
     }
     for (int64_t k = 0; k < width; ++k) {
