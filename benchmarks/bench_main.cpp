@@ -13,7 +13,7 @@
 namespace {
 
 // One measurement: seconds per call (CPU time of the calling thread) and, for throughput
-// workloads, the rate (FLOP/s, bytes/s, over wall time).
+// workloads, the rate (FLOP/s, bytes/s) over the workload's clock (workloads.h).
 struct Figure {
   double seconds = 0;
   double rate = 0;

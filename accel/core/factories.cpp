@@ -79,6 +79,7 @@ Tensor full_like(const Tensor& t, const Scalar& value, TensorOptions options) {
 }
 
 Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
+  if (!options.has_dtype()) options = options.dtype(value.natural_type());
   return full({}, value, options);
 }
 

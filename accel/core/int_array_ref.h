@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <span>
 #include <vector>
 
@@ -48,6 +49,8 @@ class IntArrayRef {
   const int64_t* data_ = nullptr;
   size_t size_ = 0;
 };
+
+std::ostream& operator<<(std::ostream& out, IntArrayRef values);
 
 inline int64_t product(IntArrayRef values) {
   int64_t p = 1;

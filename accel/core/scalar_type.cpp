@@ -1,6 +1,8 @@
 // Names of the scalar types and PyTorch's promotion table.
 #include "accel/core/scalar_type.h"
 
+#include "accel/core/int_array_ref.h"
+
 #include <ostream>
 
 namespace accel {
@@ -12,6 +14,9 @@ std::string_view to_string(ScalarType t) {
 }
 
 std::ostream& operator<<(std::ostream& out, ScalarType t) { return out << to_string(t); }
+std::ostream& operator<<(std::ostream& out, IntArrayRef values) {
+  return out << fmt::format("{}", values);
+}
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   // Rows and columns in enum order: f32 f64 f16 bf16 i64 i32 u8 b1 (torch/_prims_common).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -236,7 +237,33 @@ class Tensor {
   std::shared_ptr<TensorImpl> impl_;
 };
 
-using TensorList = std::span<const Tensor>;
+// A non-owning list of tensors (LibTorch's TensorList): accepts braced lists, vectors, arrays
+// and spans, so cat({a, b}) reads as in LibTorch.
+class TensorList {
+ public:
+  TensorList() = default;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+  // The list lives until the end of the full expression, as long as the call using it.
+  TensorList(std::initializer_list<Tensor> list) : data_(list.begin()), size_(list.size()) {}
+#pragma GCC diagnostic pop
+  TensorList(const std::vector<Tensor>& v) : data_(v.data()), size_(v.size()) {}
+  TensorList(std::span<const Tensor> s) : data_(s.data()), size_(s.size()) {}
+  template <size_t N>
+  TensorList(const Tensor (&array)[N]) : data_(array), size_(N) {}
+  TensorList(const Tensor& single) : data_(&single), size_(1) {}
+
+  const Tensor* begin() const { return data_; }
+  const Tensor* end() const { return data_ + size_; }
+  const Tensor* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Tensor& operator[](size_t i) const { return data_[i]; }
+
+ private:
+  const Tensor* data_ = nullptr;
+  size_t size_ = 0;
+};
 
 // The autograd state only some tensors need: accumulated gradients, hooks.
 struct AutogradMeta {

@@ -17,11 +17,20 @@ const std::vector<OpCase> kReduceCases = {
     {"sum_all", [](const V& x) { return x[0].sum(); }},
     {"sum_dim", [](const V& x) { return x[0].sum({1}); }},
     {"sum_neg_dim", [](const V& x) { return x[0].sum({-1}); }},
-    {"sum_dims_keepdim", [](const V& x) { return x[0].sum({0, 2}, true); }},
-    {"sum_leading_dims", [](const V& x) { return x[0].sum({0, 1}); }},
+    {"sum_dims_keepdim",
+     [](const V& x) {
+       return x[0].sum({0, 2}, true);
+     }},
+    {"sum_leading_dims",
+     [](const V& x) {
+       return x[0].sum({0, 1});
+     }},
     {"sum_int", [](const V& x) { return x[0].sum({0}); }},
     {"mean_all", [](const V& x) { return x[0].mean(); }},
-    {"mean_dims", [](const V& x) { return x[0].mean({0, 2}); }},
+    {"mean_dims",
+     [](const V& x) {
+       return x[0].mean({0, 2});
+     }},
     {"mean_neg_dim_keepdim", [](const V& x) { return x[0].mean({-2}, true); }},
     {"prod_all", [](const V& x) { return x[0].prod(); }},
     {"prod_dim", [](const V& x) { return x[0].prod(1); }},
@@ -42,9 +51,18 @@ const std::vector<OpCase> kReduceCases = {
     {"min_dim_ties_indices", [](const V& x) { return std::get<1>(x[0].min(0)); }},
     {"amax_all", [](const V& x) { return amax(x[0]); }},
     {"amax_dim", [](const V& x) { return amax(x[0], {1}); }},
-    {"amax_dims_keepdim", [](const V& x) { return amax(x[0], {0, 2}, true); }},
-    {"amax_ties", [](const V& x) { return amax(x[0], {1, 2}); }},
-    {"amin_dims", [](const V& x) { return amin(x[0], {-1, 0}); }},
+    {"amax_dims_keepdim",
+     [](const V& x) {
+       return amax(x[0], {0, 2}, true);
+     }},
+    {"amax_ties",
+     [](const V& x) {
+       return amax(x[0], {1, 2});
+     }},
+    {"amin_dims",
+     [](const V& x) {
+       return amin(x[0], {-1, 0});
+     }},
     {"amin_ties", [](const V& x) { return amin(x[0], {0}); }},
     {"argmax_all", [](const V& x) { return argmax(x[0]); }},
     {"argmax_dim", [](const V& x) { return argmax(x[0], 1); }},
@@ -54,13 +72,22 @@ const std::vector<OpCase> kReduceCases = {
     {"argmin_all", [](const V& x) { return argmin(x[0]); }},
     {"var_all", [](const V& x) { return x[0].var(); }},
     {"var_dim_correction0", [](const V& x) { return x[0].var({1}, 0); }},
-    {"var_dims_keepdim", [](const V& x) { return x[0].var({0, 2}, 1, true); }},
+    {"var_dims_keepdim",
+     [](const V& x) {
+       return x[0].var({0, 2}, 1, true);
+     }},
     {"var_neg_dim", [](const V& x) { return x[0].var({-1}); }},
     {"std_all", [](const V& x) { return x[0].std(); }},
     {"std_dim_correction0", [](const V& x) { return x[0].std({0}, 0); }},
-    {"std_dims_keepdim", [](const V& x) { return x[0].std({1, 2}, 1, true); }},
+    {"std_dims_keepdim",
+     [](const V& x) {
+       return x[0].std({1, 2}, 1, true);
+     }},
     {"logsumexp_dim", [](const V& x) { return logsumexp(x[0], {1}); }},
-    {"logsumexp_dims_keepdim", [](const V& x) { return logsumexp(x[0], {0, 2}, true); }},
+    {"logsumexp_dims_keepdim",
+     [](const V& x) {
+       return logsumexp(x[0], {0, 2}, true);
+     }},
     {"logsumexp_neg_dim", [](const V& x) { return x[0].logsumexp({-1}); }},
     {"logsumexp_scaled", [](const V& x) { return logsumexp(x[0] * 40, {1}); }},
     {"softmax_last", [](const V& x) { return softmax(x[0], 1); }},
@@ -71,6 +98,20 @@ const std::vector<OpCase> kReduceCases = {
     {"log_softmax_dim0", [](const V& x) { return log_softmax(x[0], 0); }},
     {"log_softmax_middle", [](const V& x) { return x[0].log_softmax(-2); }},
     {"log_softmax_scaled", [](const V& x) { return log_softmax(x[0] * 40, -1); }},
+    {"sum_long_rows", [](const V& x) { return x[0].sum({1}); }},
+    {"sum_wide_columns", [](const V& x) { return x[0].sum({0}); }},
+    {"prod_long_rows", [](const V& x) { return x[0].prod(1); }},
+    {"amax_long_rows", [](const V& x) { return amax(x[0], {1}); }},
+    {"max_long_rows_indices", [](const V& x) { return std::get<1>(x[0].max(1)); }},
+    {"argmin_wide_columns", [](const V& x) { return argmin(x[0], 0); }},
+    {"var_long_rows", [](const V& x) { return x[0].var({1}); }},
+    {"std_wide_columns", [](const V& x) { return x[0].std({0}); }},
+    {"logsumexp_long_rows", [](const V& x) { return logsumexp(x[0], {1}); }},
+    {"logsumexp_wide_columns", [](const V& x) { return logsumexp(x[0], {0}); }},
+    {"softmax_long_rows", [](const V& x) { return softmax(x[0], 1); }},
+    {"softmax_wide_columns", [](const V& x) { return softmax(x[0], 0); }},
+    {"log_softmax_long_rows", [](const V& x) { return log_softmax(x[0], 1); }},
+    {"log_softmax_wide_columns", [](const V& x) { return log_softmax(x[0], 0); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);
@@ -117,16 +158,19 @@ void expect_error(const std::function<void()>& f, std::initializer_list<std::str
 
 TEST(ReduceGradients, AmaxAndMaxAllSplitTiesEvenly) {
   const Tensor x = tensor({1.0, 3.0, 3.0, 2.0, 3.0});
-  expect_values(grad_of([](const Tensor& t) { return amax(t); }, x), {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
-  expect_values(grad_of([](const Tensor& t) { return t.max(); }, x), {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
+  expect_values(grad_of([](const Tensor& t) { return amax(t); }, x),
+                {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
+  expect_values(grad_of([](const Tensor& t) { return t.max(); }, x),
+                {0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
   expect_values(grad_of([](const Tensor& t) { return t.min(); }, tensor({2.0, 1.0, 1.0})),
                 {0, 0.5, 0.5});
   // Per output: row 0 ties twice, row 1 has one maximum.
   const Tensor m = tensor({4.0, 1.0, 4.0, 0.0, 2.0, 5.0}).reshape({2, 3});
   expect_values(grad_of([](const Tensor& t) { return amax(t, {1}); }, m, tensor({2.0, 3.0})),
                 {1, 0, 1, 0, 0, 3});
-  expect_values(grad_of([](const Tensor& t) { return amin(t, {0}); }, tensor({1.0, 1.0}).reshape({2, 1})),
-                {0.5, 0.5});
+  expect_values(
+      grad_of([](const Tensor& t) { return amin(t, {0}); }, tensor({1.0, 1.0}).reshape({2, 1})),
+      {0.5, 0.5});
 }
 
 TEST(ReduceGradients, MaxAlongDimSendsGradientToTheFirstTiedIndex) {
@@ -135,8 +179,9 @@ TEST(ReduceGradients, MaxAlongDimSendsGradientToTheFirstTiedIndex) {
   expect_values(values, {3, 2});
   EXPECT_TRUE(indices.equal(tensor({1, 0})));
   EXPECT_FALSE(indices.requires_grad());
-  expect_values(grad_of([](const Tensor& t) { return std::get<0>(t.max(1)); }, x, tensor({5.0, 7.0})),
-                {0, 5, 0, 7, 0, 0});
+  expect_values(
+      grad_of([](const Tensor& t) { return std::get<0>(t.max(1)); }, x, tensor({5.0, 7.0})),
+      {0, 5, 0, 7, 0, 0});
   expect_values(grad_of([](const Tensor& t) { return std::get<0>(t.min(0, true)); }, x),
                 {1, 0, 0, 0, 1, 1});
 }
@@ -154,11 +199,14 @@ TEST(ReduceGradients, ArgmaxPicksTheFirstOccurrence) {
 
 TEST(ReduceGradients, ProdWithZerosUsesTheProductOfTheOthers) {
   // One zero: only the zero gets a gradient, the product of the rest.
-  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({2.0, 0.0, 3.0})), {0, 6, 0});
+  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({2.0, 0.0, 3.0})),
+                {0, 6, 0});
   // Two zeros: every gradient is zero.
-  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({0.0, 0.0, 3.0})), {0, 0, 0});
+  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({0.0, 0.0, 3.0})),
+                {0, 0, 0});
   // No zeros: prod / x.
-  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({2.0, 4.0, 3.0})), {12, 6, 8});
+  expect_values(grad_of([](const Tensor& t) { return t.prod(); }, tensor({2.0, 4.0, 3.0})),
+                {12, 6, 8});
   // Along a dim, each row on its own: [2, 0], [0, 0], [5, 3].
   const Tensor x = tensor({2.0, 0.0, 0.0, 0.0, 5.0, 3.0}).reshape({3, 2});
   expect_values(grad_of([](const Tensor& t) { return t.prod(1); }, x), {0, 2, 0, 0, 3, 5});
@@ -167,7 +215,8 @@ TEST(ReduceGradients, ProdWithZerosUsesTheProductOfTheOthers) {
 }
 
 TEST(ReduceGradients, StdOfAConstantHasZeroGradient) {
-  expect_values(grad_of([](const Tensor& t) { return t.std(); }, tensor({2.0, 2.0, 2.0})), {0, 0, 0});
+  expect_values(grad_of([](const Tensor& t) { return t.std(); }, tensor({2.0, 2.0, 2.0})),
+                {0, 0, 0});
   expect_values(grad_of([](const Tensor& t) { return t.var({}, 0); }, tensor({1.0, 3.0})), {-1, 1});
 }
 
@@ -182,6 +231,32 @@ TEST(ReduceNumerics, SoftmaxAndLogsumexpAreStable) {
   EXPECT_EQ(logsumexp(tensor({-kInf, -kInf}), {0}).item<double>(), -kInf);
   EXPECT_EQ(logsumexp(tensor({kInf, 1.0}), {0}).item<double>(), kInf);
   expect_values(softmax(tensor({-kInf, 0.0}), 0), {0, 1});
+}
+
+TEST(ReduceNumerics, LongFloat32RowsAndColumnsMatchFloat64) {
+  // Rows span several kReduceChunk chunks; transposed, the same values form wide columns.
+  Tensor x = empty({3, 10000}, kFloat32);
+  float* p = x.data_ptr<float>();
+  for (int64_t i = 0; i < x.numel(); ++i) p[i] = static_cast<float>(std::sin(0.37 * i) * 3.0);
+  p[2 * 10000 + 9000] = 5.f;  // a unique maximum in row 2, past the second chunk
+  const Tensor xt = x.t().contiguous();
+  const Tensor x64 = x.to(kFloat64);
+  auto expect_near = [](const Tensor& actual, const Tensor& expected, double tol) {
+    EXPECT_TRUE(allclose(actual.to(kFloat64), expected, tol, tol)) << actual << expected;
+  };
+  for (const Tensor& t : {x, xt}) {
+    const int64_t dim = t.is_same(x) ? 1 : 0;
+    expect_near(t.sum({dim}), x64.sum({1}), 1e-4);
+    expect_near(logsumexp(t, {dim}), logsumexp(x64, {1}), 1e-5);
+    expect_near(t.var({dim}), x64.var({1}), 1e-5);
+    expect_near(amax(t, {dim}), amax(x64, {1}), 0);
+    EXPECT_TRUE(argmax(t, dim).equal(argmax(x64, 1)));
+    EXPECT_EQ(argmax(t, dim)[2].item<int64_t>(), 9000);
+    const Tensor sm = softmax(t, dim);
+    expect_near(dim == 1 ? sm : sm.t(), softmax(x64, 1), 1e-6);
+    const Tensor lsm = log_softmax(t, dim);
+    expect_near(dim == 1 ? lsm : lsm.t(), log_softmax(x64, 1), 1e-5);
+  }
 }
 
 TEST(ReduceNumerics, VarianceEdgeCases) {
@@ -251,6 +326,8 @@ TEST(ReduceDtypes, IntegerAndBoolInputs) {
   const Tensor i = tensor({3, -2, 4});
   EXPECT_EQ(i.prod().dtype(), kInt64);
   EXPECT_EQ(i.prod().item<int64_t>(), -24);
+  // Integer overflow wraps around, as in PyTorch: 2^80 mod 2^64.
+  EXPECT_EQ(tensor({int64_t{1} << 40, int64_t{1} << 40}).prod().item<int64_t>(), 0);
   EXPECT_EQ(tensor({1, 2}, kInt32).sum().dtype(), kInt64);
   EXPECT_EQ(i.max().item<int64_t>(), 4);
   EXPECT_EQ(amin(i).dtype(), kInt64);

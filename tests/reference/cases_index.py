@@ -10,7 +10,8 @@ def weighted_join(pieces, dim):
 
 
 CASES = {
-    "index_select": Case(lambda a, i: torch.index_select(a, 0, i), [S(4, 3), S(5, domain="int:0:4")]),
+    "index_select": Case(lambda a, i: torch.index_select(a, 0, i),
+                         [S(4, 3), S(5, domain="int:0:4")]),
     "index_select_dim1": Case(lambda a, i: a.index_select(1, i), [S(3, 5), S(4, domain="int:0:5")]),
     "index_select_negative_dim": Case(lambda a, i: a.index_select(-1, i),
                                       [S(2, 3, 4), S(6, domain="int:0:4")]),
@@ -20,7 +21,8 @@ CASES = {
                                     [S(3, 4), S(5, domain="int:0:4")]),
     "gather": Case(lambda a, i: torch.gather(a, 1, i), [S(3, 4), S(3, 5, domain="int:0:4")]),
     "gather_dim0": Case(lambda a, i: a.gather(0, i), [S(4, 3), S(2, 3, domain="int:0:4")]),
-    "gather_smaller_index": Case(lambda a, i: a.gather(1, i), [S(3, 4, 2), S(2, 3, 1, domain="int:0:4")]),
+    "gather_smaller_index": Case(lambda a, i: a.gather(1, i),
+                                 [S(3, 4, 2), S(2, 3, 1, domain="int:0:4")]),
     "gather_negative_dim": Case(lambda a, i: a.gather(-1, i), [S(2, 3), S(2, 4, domain="int:0:3")]),
     "scatter_add": Case(lambda a, i, s: torch.scatter_add(a, 1, i, s),
                         [S(3, 4), S(3, 5, domain="int:0:4"), S(3, 5)]),

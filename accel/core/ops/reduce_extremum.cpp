@@ -43,8 +43,8 @@ Tensor extremum_values(Extremum kind, const Tensor& a, IntArrayRef dims, bool ke
 }
 
 // max(dim)/min(dim): values and the index of each, the gradient sent to that index.
-std::tuple<Tensor, Tensor> extremum_along(Extremum kind, const Tensor& a, int64_t dim,
-                                          bool keepdim, const char* op) {
+std::tuple<Tensor, Tensor> extremum_along(Extremum kind, const Tensor& a, int64_t dim, bool keepdim,
+                                          const char* op) {
   ReducePlan plan = plan_reduction(a, dim, keepdim, op);
   check_nonempty(a, plan, op);
   Tensor values = empty(plan.out_sizes, a.options());
@@ -110,8 +110,12 @@ Tensor Tensor::min() const { return accel::min(*this); }
 std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   return accel::min(*this, dim, keepdim);
 }
-Tensor Tensor::amax(IntArrayRef dims, bool keepdim) const { return accel::amax(*this, dims, keepdim); }
-Tensor Tensor::amin(IntArrayRef dims, bool keepdim) const { return accel::amin(*this, dims, keepdim); }
+Tensor Tensor::amax(IntArrayRef dims, bool keepdim) const {
+  return accel::amax(*this, dims, keepdim);
+}
+Tensor Tensor::amin(IntArrayRef dims, bool keepdim) const {
+  return accel::amin(*this, dims, keepdim);
+}
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
   return accel::argmax(*this, dim, keepdim);
 }

@@ -12,8 +12,8 @@ using autograd::SavedTensor;
 
 namespace {
 
-Tensor moments(const Tensor& a, IntArrayRef dims, int64_t correction, bool keepdim,
-               bool take_sqrt, const char* op) {
+Tensor moments(const Tensor& a, IntArrayRef dims, int64_t correction, bool keepdim, bool take_sqrt,
+               const char* op) {
   ACCEL_CHECK(is_floating_point(a.dtype()), op,
               "std and var only support floating point dtypes, got {}", a.dtype());
   ReducePlan plan = plan_reduction(a, dims, keepdim, op);

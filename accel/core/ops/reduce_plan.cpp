@@ -15,7 +15,8 @@ ReducePlan plan_reduction(const Tensor& t, IntArrayRef dims, bool keepdim, const
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(d, nd, op);
     if (nd == 0) continue;
-    ACCEL_CHECK(plan.reduced_mask[w] == 0, op, "dim {} appears multiple times in the list of dims {}", w, dims);
+    ACCEL_CHECK(plan.reduced_mask[w] == 0, op,
+                "dim {} appears multiple times in the list of dims {}", w, dims);
     plan.reduced_mask[w] = 1;
   }
   int64_t first = -1, last = -1;
@@ -42,8 +43,10 @@ ReducePlan plan_reduction(const Tensor& t, IntArrayRef dims, bool keepdim, const
     plan.input = t.contiguous();
     const IntArrayRef s = t.sizes();
     plan.shape.outer = product(IntArrayRef(s.data(), static_cast<size_t>(first)));
-    plan.shape.reduced = product(IntArrayRef(s.data() + first, static_cast<size_t>(last - first + 1)));
-    plan.shape.inner = product(IntArrayRef(s.data() + last + 1, static_cast<size_t>(nd - last - 1)));
+    plan.shape.reduced =
+        product(IntArrayRef(s.data() + first, static_cast<size_t>(last - first + 1)));
+    plan.shape.inner =
+        product(IntArrayRef(s.data() + last + 1, static_cast<size_t>(nd - last - 1)));
     return plan;
   }
   DimVector order;

@@ -14,7 +14,7 @@ struct ReducePlan {
   DimVector out_sizes;      // result sizes (reduced dims removed, or 1 when keepdim)
   DimVector keepdim_sizes;  // result sizes with reduced dims kept as 1
   SmallVector<int64_t, kInlineDims> reduced_mask;  // 1 for each reduced dim of the input
-  DimVector permutation;    // input dim order of `input`; empty when no permute was needed
+  DimVector permutation;  // input dim order of `input`; empty when no permute was needed
 };
 
 // dims empty = all dims. Dims are wrapped and must be distinct; the tensor must be on the

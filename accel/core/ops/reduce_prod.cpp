@@ -18,16 +18,15 @@ Tensor prod_over(const Tensor& a, IntArrayRef dims, bool keepdim) {
   cpu::prod(out_type, a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
   if (autograd::should_record(a)) {
     // prod reduces all dims or one: a block of the contiguous input, never a permuted copy.
-    autograd::record("prod", {a}, out,
-                     [sx = SavedTensor(plan.input), shape = plan.shape](const Tensor& grad,
-                                                                        GradInputs& in) {
-                       const Tensor& x = sx.get();
-                       const Tensor g = grad.to(x.dtype()).contiguous();
-                       Tensor grad_in = empty(x.sizes(), x.options());
-                       cpu::prod_backward(x.dtype(), x.data_ptr(), g.data_ptr(),
-                                          grad_in.data_ptr(), shape);
-                       in[0] = grad_in;
-                     });
+    autograd::record(
+        "prod", {a}, out,
+        [sx = SavedTensor(plan.input), shape = plan.shape](const Tensor& grad, GradInputs& in) {
+          const Tensor& x = sx.get();
+          const Tensor g = grad.to(x.dtype()).contiguous();
+          Tensor grad_in = empty(x.sizes(), x.options());
+          cpu::prod_backward(x.dtype(), x.data_ptr(), g.data_ptr(), grad_in.data_ptr(), shape);
+          in[0] = grad_in;
+        });
   }
   return out;
 }

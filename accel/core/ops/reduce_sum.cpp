@@ -18,7 +18,8 @@ ScalarType sum_type(ScalarType in, std::optional<ScalarType> dtype) {
 }
 
 // Expands a gradient of the reduced result back to the input's shape.
-Tensor expand_reduced(const Tensor& grad, const DimVector& keepdim_sizes, const DimVector& in_sizes) {
+Tensor expand_reduced(const Tensor& grad, const DimVector& keepdim_sizes,
+                      const DimVector& in_sizes) {
   return grad.reshape(keepdim_sizes).expand(in_sizes);
 }
 
@@ -31,8 +32,8 @@ Tensor sum_impl(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<S
   cpu::sum(out_type, plan.input.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
   if (autograd::should_record(a)) {
     autograd::record("sum", {a}, out,
-                     [keep = plan.keepdim_sizes, in = autograd::InputInfo(a)](
-                         const Tensor& grad, GradInputs& g) {
+                     [keep = plan.keepdim_sizes, in = autograd::InputInfo(a)](const Tensor& grad,
+                                                                              GradInputs& g) {
                        g[0] = expand_reduced(grad, keep, in.sizes).to(in.dtype);
                      });
   }
@@ -75,6 +76,8 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim, std::optional<ScalarType> dty
   return accel::sum(*this, dims, keepdim, dtype);
 }
 Tensor Tensor::mean() const { return accel::mean(*this); }
-Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return accel::mean(*this, dims, keepdim); }
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
+  return accel::mean(*this, dims, keepdim);
+}
 
 }  // namespace accel

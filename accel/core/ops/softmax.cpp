@@ -23,16 +23,16 @@ Tensor softmax_along(const Tensor& input, int64_t dim, std::optional<ScalarType>
   Tensor out = empty(a.sizes(), a.options());
   cpu::softmax(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape, log);
   if (autograd::should_record(a)) {
-    autograd::record(op, {a}, out,
-                     [so = SavedTensor(out), shape = plan.shape, log](const Tensor& grad,
-                                                                      GradInputs& in) {
-                       const Tensor& y = so.get();
-                       const Tensor g = grad.to(y.dtype()).contiguous();
-                       Tensor grad_in = empty(y.sizes(), y.options());
-                       cpu::softmax_backward(y.dtype(), g.data_ptr(), y.data_ptr(),
-                                             grad_in.data_ptr(), shape, log);
-                       in[0] = grad_in;
-                     });
+    autograd::record(
+        op, {a}, out,
+        [so = SavedTensor(out), shape = plan.shape, log](const Tensor& grad, GradInputs& in) {
+          const Tensor& y = so.get();
+          const Tensor g = grad.to(y.dtype()).contiguous();
+          Tensor grad_in = empty(y.sizes(), y.options());
+          cpu::softmax_backward(y.dtype(), g.data_ptr(), y.data_ptr(), grad_in.data_ptr(), shape,
+                                log);
+          in[0] = grad_in;
+        });
   }
   return out;
 }
@@ -54,15 +54,15 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dims, bool keepdim) {
   Tensor out = empty(plan.out_sizes, a.options());
   cpu::logsumexp(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
   if (autograd::should_record(a)) {
-    autograd::record("logsumexp", {a}, out,
-                     [sx = SavedTensor(plan.input), shape = plan.shape,
-                      permutation = plan.permutation,
-                      keep = plan.keepdim_sizes](const Tensor& grad, GradInputs& in) {
-                       const Tensor& x = sx.get();
-                       Tensor probs = empty(x.sizes(), x.options());
-                       cpu::softmax(x.dtype(), x.data_ptr(), probs.data_ptr(), shape, false);
-                       in[0] = to_input_order(probs, permutation) * grad.reshape(keep);
-                     });
+    autograd::record(
+        "logsumexp", {a}, out,
+        [sx = SavedTensor(plan.input), shape = plan.shape, permutation = plan.permutation,
+         keep = plan.keepdim_sizes](const Tensor& grad, GradInputs& in) {
+          const Tensor& x = sx.get();
+          Tensor probs = empty(x.sizes(), x.options());
+          cpu::softmax(x.dtype(), x.data_ptr(), probs.data_ptr(), shape, false);
+          in[0] = to_input_order(probs, permutation) * grad.reshape(keep);
+        });
   }
   return out;
 }

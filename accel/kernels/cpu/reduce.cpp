@@ -1,8 +1,8 @@
 // Deterministic reductions and softmax. Outputs are processed in tiles of up to kTileWidth
-// adjacent outputs (o, i..i+w): the r loop walks each reduced row's contiguous run in memory
-// order and the k loop across the tile vectorizes. With inner == 1 a tile is one output whose
-// terms are contiguous; sums and products of such rows fold fixed chunks (eight partial
-// results each, for vectorization) combined in order, so long rows may fold their chunks on
+// adjacent outputs (o, i..i+w): the r loop walks each reduced row's run in memory order and
+// the k loop across the tile vectorizes. With inner == 1 a tile is one output whose terms are
+// contiguous: such rows fold fixed chunks of terms into kLanes interleaved partial results
+// (which vectorize), the chunks combined in order, so long rows may fold their chunks on
 // several threads and still give the same bits.
 #include "accel/kernels/cpu/reduce.h"
 
@@ -66,6 +66,12 @@ void for_each_tile(ReduceShape s, F&& f) {
 
 // ---- folds: sum, prod, max and min ----
 
+// Signed integers wrap around on overflow, as in PyTorch, instead of being undefined: the
+// arithmetic runs in the unsigned type.
+template <typename T>
+using wrapping_t = std::conditional_t<std::is_integral_v<T> && std::is_signed_v<T>,
+                                      std::make_unsigned<T>, std::type_identity<T>>::type;
+
 struct Add {
   template <typename T>
   static constexpr T identity() {
@@ -73,7 +79,7 @@ struct Add {
   }
   template <typename T>
   static T apply(T a, T b) {
-    return a + b;
+    return static_cast<T>(static_cast<wrapping_t<T>>(a) + static_cast<wrapping_t<T>>(b));
   }
 };
 
@@ -84,7 +90,7 @@ struct Multiply {
   }
   template <typename T>
   static T apply(T a, T b) {
-    return a * b;
+    return static_cast<T>(static_cast<wrapping_t<T>>(a) * static_cast<wrapping_t<T>>(b));
   }
 };
 
@@ -262,9 +268,9 @@ void moments_typed(const T* in, T* out, T* mean_out, ReduceShape s, int64_t corr
     double m2[kTileWidth];
     const T* x = in + in_off;
     if constexpr (std::is_same_v<decltype(width), Unit>) {
-      mean[0] = fold_row<Add, double>(s.reduced, [x](int64_t i) {
-                  return static_cast<double>(x[i]);
-                }) / static_cast<double>(s.reduced);
+      mean[0] =
+          fold_row<Add, double>(s.reduced, [x](int64_t i) { return static_cast<double>(x[i]); }) /
+          static_cast<double>(s.reduced);
       m2[0] = fold_row<Add, double>(s.reduced, [x, m = mean[0]](int64_t i) {
         const double d = static_cast<double>(x[i]) - m;
         return d * d;
@@ -324,7 +330,7 @@ inline double exp_shifted(double x) { return std::exp(x); }
 // Whether a tile is one contiguous row in the compute type: such rows run as vectorizable
 // passes over the row (sums folded like sum's), other tiles vectorize across the tile.
 template <typename T, typename W>
-inline constexpr bool is_plain_row_v = std::is_same_v<W, Unit> && std::is_same_v<T, compute_t<T>>;
+inline constexpr bool is_plain_row_v = std::is_same_v<W, Unit>&& std::is_same_v<T, compute_t<T>>;
 
 // m[k] = max over r of the tile's terms: NaN if any is NaN, -inf when there are none.
 template <typename C, typename T, typename W>
@@ -350,8 +356,8 @@ void logsumexp_typed(const T* in, T* out, ReduceShape s) {
     if constexpr (is_plain_row_v<T, decltype(width)>) {
       const C shift =
           finite_shift(fold_row<Extreme<true>, C>(s.reduced, [x](int64_t i) { return x[i]; }));
-      const C total = fold_row<Add, C>(
-          s.reduced, [x, shift](int64_t i) { return exp_shifted(x[i] - shift); });
+      const C total =
+          fold_row<Add, C>(s.reduced, [x, shift](int64_t i) { return exp_shifted(x[i] - shift); });
       out[out_off] = static_cast<T>(std::log(total) + shift);
     } else {
       C shift[kTileWidth];
