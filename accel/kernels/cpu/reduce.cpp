@@ -112,23 +112,28 @@ struct Extreme {
   }
 };
 
-// Folds term(i) over i in [begin, end). kLanes interleaved partial results, combined as a
-// tree, let the compiler vectorize without reassociating (and hide the add latency).
+// Folds term(i) over i in [begin, end): kLanes interleaved partial results, combined as a
+// tree, let the compiler vectorize without reassociating (and hide the add latency); the
+// last end - begin mod kLanes terms, or a short row's, are then folded in one by one.
 constexpr int kLanes = 32;
 
 template <typename Op, typename Acc, typename Term>
 Acc fold_chunk(int64_t begin, int64_t end, const Term& term) {
-  Acc partial[kLanes];
-  std::fill_n(partial, kLanes, Op::template identity<Acc>());
+  Acc total = Op::template identity<Acc>();
   int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) {
-    for (int k = 0; k < kLanes; ++k) partial[k] = Op::apply(partial[k], term(i + k));
+  if (end - begin >= kLanes) {
+    Acc partial[kLanes];
+    std::fill_n(partial, kLanes, Op::template identity<Acc>());
+    for (; i + kLanes <= end; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) partial[k] = Op::apply(partial[k], term(i + k));
+    }
+    for (int width = kLanes / 2; width > 0; width /= 2) {
+      for (int k = 0; k < width; ++k) partial[k] = Op::apply(partial[k], partial[k + width]);
+    }
+    total = partial[0];
   }
-  for (int k = 0; i < end; ++i, ++k) partial[k] = Op::apply(partial[k], term(i));
-  for (int width = kLanes / 2; width > 0; width /= 2) {
-    for (int k = 0; k < width; ++k) partial[k] = Op::apply(partial[k], partial[k + width]);
-  }
-  return partial[0];
+  for (; i < end; ++i) total = Op::apply(total, term(i));
+  return total;
 }
 
 // Folds term(i) over i in [0, n) chunk by chunk, the chunks' results combined in order.
