@@ -1,5 +1,5 @@
 // Op table for the element-wise binary ops (cases: tests/reference/cases_binary.py).
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

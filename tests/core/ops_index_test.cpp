@@ -1,7 +1,7 @@
 // Op table for indexing and joining (cases: tests/reference/cases_index.py), then the
 // behaviour a table cannot show: error messages, index dtypes, cat's promotion and legacy
 // empty-tensor rule, split/chunk piece shapes, and determinism of scatter_add.
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

@@ -1,5 +1,5 @@
 // Op table for matmul, mm and bmm (cases: tests/reference/cases_matmul.py).
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

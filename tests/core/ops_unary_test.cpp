@@ -2,7 +2,7 @@
 // plus dtype rules, in-place clamp_, kink gradients and error messages.
 #include <string>
 
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

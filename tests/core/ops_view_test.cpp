@@ -1,5 +1,5 @@
 // Op table for the view ops (cases: tests/reference/cases_view.py).
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

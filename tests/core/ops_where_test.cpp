@@ -2,7 +2,7 @@
 // (tests/reference/cases_where.py) plus promotion, broadcasting and error cases.
 #include <string>
 
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 namespace accel {
 namespace {

@@ -1,5 +1,5 @@
 // Fixture loading and the four checks of the op-test harness.
-#include "core/op_harness.h"
+#include "support/op_harness.h"
 
 #include <fstream>
 #include <map>
