@@ -20,11 +20,15 @@ struct Figure {
   const char* unit = nullptr;  // "GFLOP/s" or "GB/s"; null for time-only workloads
 };
 
+// Rows of the summary, in registration order then by thread count (random interleaving
+// reports runs in any order).
 struct Key {
   std::string workload;
   int64_t threads;
   bool operator<(const Key& o) const {
-    return workload != o.workload ? workload < o.workload : threads < o.threads;
+    const size_t a = bench::workload_order().at(workload),
+                 b = bench::workload_order().at(o.workload);
+    return a != b ? a < b : threads < o.threads;
   }
 };
 
@@ -43,8 +47,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 
   void print_summary() const {
     fmt::print("\nSummary (accel vs each other implementation, same run)\n");
-    for (const Key& key : order_) {
-      const auto& impls = figures_.at(key);
+    for (const auto& [key, impls] : figures_) {
       auto accel = impls.find(bench::kAccel);
       if (accel == impls.end()) continue;
       std::string line = fmt::format("{:<32} threads={}  accel {}", key.workload, key.threads,
@@ -72,7 +75,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     } else if (auto it = run.counters.find(bench::kBytesCounter); it != run.counters.end()) {
       figure = {figure.seconds, it->second.value / 1e9, "GB/s"};
     }
-    if (!figures_.count(key)) order_.push_back(key);
     figures_[key][name.substr(slash + 1)] = figure;
   }
 
@@ -101,7 +103,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     return text;
   }
 
-  std::vector<Key> order_;
   std::map<Key, std::map<std::string, Figure>> figures_;
 };
 

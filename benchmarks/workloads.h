@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <type_traits>
 
@@ -65,11 +66,18 @@ inline constexpr Target kTargets[] = {
 // Multi-threaded work needs wall time (and an otherwise idle machine).
 enum class Clock { CallingThreadCpu, WallWhenThreaded };
 
+// Workload names in the order they were first registered (the summary's row order).
+inline std::map<std::string, size_t>& workload_order() {
+  static std::map<std::string, size_t> order;
+  return order;
+}
+
 // Registers `fn(state, args...)` as "<workload>/<impl>" at every thread count.
 template <typename... Args>
 void add_benchmark(const char* workload, const char* impl, Clock clock,
                    void (*fn)(benchmark::State&, Args...), std::type_identity_t<Args>... args) {
   const std::string name = std::string(workload) + "/" + impl;
+  workload_order().emplace(workload, workload_order().size());
   for (int t : kThreadCounts) {
     benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), fn, args...);
     b->ArgName("threads")->Arg(t);

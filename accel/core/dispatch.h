@@ -10,6 +10,17 @@
 
 namespace accel {
 
+// The dtype sets, as (enum value, C++ type) lists.
+#define ACCEL_FLOATING_TYPES(X) \
+  X(Float32, float)             \
+  X(Float64, double)            \
+  X(Float16, Half)              \
+  X(BFloat16, BFloat16)
+#define ACCEL_INTEGER_TYPES(X) \
+  X(Int64, int64_t)            \
+  X(Int32, int32_t)            \
+  X(UInt8, uint8_t)
+
 #define ACCEL_DISPATCH_CASE(enum_value, cpp_type) \
   case ScalarType::enum_value:                    \
     return f.template operator()<cpp_type>();
@@ -17,13 +28,8 @@ namespace accel {
 template <typename F>
 decltype(auto) dispatch_all(ScalarType t, const char* op, F&& f) {
   switch (t) {
-    ACCEL_DISPATCH_CASE(Float32, float)
-    ACCEL_DISPATCH_CASE(Float64, double)
-    ACCEL_DISPATCH_CASE(Float16, Half)
-    ACCEL_DISPATCH_CASE(BFloat16, BFloat16)
-    ACCEL_DISPATCH_CASE(Int64, int64_t)
-    ACCEL_DISPATCH_CASE(Int32, int32_t)
-    ACCEL_DISPATCH_CASE(UInt8, uint8_t)
+    ACCEL_FLOATING_TYPES(ACCEL_DISPATCH_CASE)
+    ACCEL_INTEGER_TYPES(ACCEL_DISPATCH_CASE)
     ACCEL_DISPATCH_CASE(Bool, bool)
   }
   fail(op, "unsupported dtype {}", t);
@@ -32,13 +38,8 @@ decltype(auto) dispatch_all(ScalarType t, const char* op, F&& f) {
 template <typename F>
 decltype(auto) dispatch_numeric(ScalarType t, const char* op, F&& f) {  // all but bool
   switch (t) {
-    ACCEL_DISPATCH_CASE(Float32, float)
-    ACCEL_DISPATCH_CASE(Float64, double)
-    ACCEL_DISPATCH_CASE(Float16, Half)
-    ACCEL_DISPATCH_CASE(BFloat16, BFloat16)
-    ACCEL_DISPATCH_CASE(Int64, int64_t)
-    ACCEL_DISPATCH_CASE(Int32, int32_t)
-    ACCEL_DISPATCH_CASE(UInt8, uint8_t)
+    ACCEL_FLOATING_TYPES(ACCEL_DISPATCH_CASE)
+    ACCEL_INTEGER_TYPES(ACCEL_DISPATCH_CASE)
     default:
       break;
   }
@@ -48,10 +49,7 @@ decltype(auto) dispatch_numeric(ScalarType t, const char* op, F&& f) {  // all b
 template <typename F>
 decltype(auto) dispatch_floating(ScalarType t, const char* op, F&& f) {
   switch (t) {
-    ACCEL_DISPATCH_CASE(Float32, float)
-    ACCEL_DISPATCH_CASE(Float64, double)
-    ACCEL_DISPATCH_CASE(Float16, Half)
-    ACCEL_DISPATCH_CASE(BFloat16, BFloat16)
+    ACCEL_FLOATING_TYPES(ACCEL_DISPATCH_CASE)
     default:
       break;
   }

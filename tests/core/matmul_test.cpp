@@ -121,7 +121,9 @@ TEST(Matmul, TransposedAndStridedOperandsMatchContiguousOnes) {
   }
 }
 
-TEST(Matmul, ResultsDoNotDependOnTheThreadCount) {
+// Depths up to 320: beyond that Eigen's threaded GEMM blocks the depth differently from its
+// one-thread GEMM (see kernels/cpu/gemm.cpp).
+TEST(Matmul, ResultsDoNotDependOnTheThreadCountForModestDepths) {
   ThreadCountGuard restore;
   const Tensor a = counting({300, 200}).sin();
   const Tensor b = counting({200, 250}).cos();

@@ -2,7 +2,9 @@
 // operand is mapped in place: as a row-major matrix, or as a column-major one when its
 // columns are the unit-stride dim (a transposed view), so transposes cost no copy. Large
 // products let Eigen split one product across threads; batches of small products are
-// spread across threads whole, each product then running on one thread.
+// spread across threads whole, each product then running on one thread. Eigen blocks the
+// depth differently when it threads a product (at most 320 per block), so for k > 320 the
+// last bits of a threaded result can differ from a one-thread result.
 #include "accel/kernels/cpu/gemm.h"
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)

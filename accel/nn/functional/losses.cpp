@@ -1,0 +1,377 @@
+// The loss functions of losses.h. Most are compositions of core ops and inherit their
+// gradients; cross_entropy over class indices is fused (log_softmax and the pick in one
+// forward, the backward written out as softmax minus the target distribution, never a
+// one-hot matrix), and binary_cross_entropy carries PyTorch's own clamped backward.
+#include "accel/nn/functional/losses.h"
+
+#include "accel/core/autocast.h"
+#include "accel/core/autograd/function.h"
+#include "accel/core/error.h"
+#include "accel/core/factories.h"
+#include "accel/core/ops.h"
+
+namespace accel::nn::functional {
+namespace {
+
+Tensor reduce(const Tensor& loss, Reduction reduction) {
+  switch (reduction) {
+    case Reduction::None:
+      return loss;
+    case Reduction::Sum:
+      return loss.sum();
+    case Reduction::Mean:
+      break;
+  }
+  return loss.mean();
+}
+
+void check_floating(const char* op, const Tensor& t, const char* what) {
+  ACCEL_CHECK(t.is_floating_point(), op, "expected a floating-point {}, got {}", what,
+              to_string(t.dtype()));
+}
+
+// Float inputs of a loss as the op wants them: float32 under autocast, else unchanged.
+Tensor loss_input(const char* op, const Tensor& t, const char* what) {
+  ACCEL_CHECK(t.defined(), op, "{} is undefined", what);
+  check_floating(op, t, what);
+  return autocast_input(t, CastPolicy::Float32);
+}
+
+// A regression target: floating targets follow the input's autocast policy, integer and
+// bool ones promote to the input's dtype (as PyTorch's type promotion does).
+Tensor loss_target(const char* op, const Tensor& target, const Tensor& input) {
+  ACCEL_CHECK(target.defined(), op, "target is undefined");
+  return target.is_floating_point() ? autocast_input(target, CastPolicy::Float32)
+                                    : target.to(input.dtype());
+}
+
+// An optional per-element weight, non-differentiable as in PyTorch, in the loss's dtype.
+Tensor optional_weight(const Tensor& weight, const Tensor& like) {
+  return weight.defined() ? weight.detach().to(like.dtype()) : Tensor();
+}
+
+// Element-wise losses between input and target broadcast together (PyTorch broadcasts them).
+void check_broadcastable(const char* op, const Tensor& input, const Tensor& target) {
+  (void)broadcast_shapes(input.sizes(), target.sizes(), op);
+}
+
+void check_same_shape(const char* op, const Tensor& input, const Tensor& target) {
+  ACCEL_CHECK(input.sizes() == target.sizes(), op,
+              "target size {} must be the same as input size {}", target.sizes(), input.sizes());
+}
+
+// What nll_loss and cross_entropy know about class-index targets: the target with ignored
+// positions replaced by class 0 (safe to gather), each position's weight (weight[target],
+// 0 where ignored) and the not-ignored mask, all of the target's shape.
+struct ClassTargets {
+  Tensor safe_target;
+  Tensor weights;
+  Tensor kept;
+};
+
+// Checks input [N, C, d1...] against target [N, d1...] (int64, each in [0, C) or
+// ignore_index) and the class weights [C].
+void check_class_targets(const char* op, const Tensor& input, const Tensor& target,
+                         const Tensor& weight, int64_t ignore_index) {
+  ACCEL_CHECK(input.dim() >= 2, op, "expected input of shape [N, C, ...], got {}", input.sizes());
+  const int64_t classes = input.size(1);
+  ACCEL_CHECK(target.dtype() == kInt64, op,
+              "expected class-index targets of dtype int64 (or, for class probabilities, a "
+              "floating target of the input's shape {}), got {} of shape {}",
+              input.sizes(), to_string(target.dtype()), target.sizes());
+  bool shape_ok = target.dim() == input.dim() - 1 && target.size(0) == input.size(0);
+  for (int64_t d = 1; shape_ok && d < target.dim(); ++d) {
+    shape_ok = target.size(d) == input.size(d + 1);
+  }
+  ACCEL_CHECK(shape_ok, op, "expected target of shape {} without the class dim (input {}), got {}",
+              input.sizes(), input.sizes(), target.sizes());
+  if (weight.defined()) {
+    ACCEL_CHECK(weight.dim() == 1 && weight.size(0) == classes, op,
+                "expected a weight of shape [{}] (one per class), got {}", classes, weight.sizes());
+    check_floating(op, weight, "weight");
+  }
+  const Tensor host = target.contiguous().cpu();
+  const int64_t* values = host.data_ptr<int64_t>();
+  for (int64_t i = 0; i < host.numel(); ++i) {
+    const int64_t v = values[i];
+    ACCEL_CHECK(v == ignore_index || (v >= 0 && v < classes), op,
+                "target {} is out of bounds for {} classes (valid: 0..{}, or ignore_index {})", v,
+                classes, classes - 1, ignore_index);
+  }
+}
+
+ClassTargets class_targets(const Tensor& input, const Tensor& target, const Tensor& weight,
+                           int64_t ignore_index) {
+  const Tensor ignored = target == ignore_index;
+  ClassTargets t;
+  t.safe_target = target.masked_fill(ignored, 0);
+  t.kept = ones(target.sizes(), TensorOptions(input.dtype()).device(input.device()))
+               .masked_fill(ignored, 0);
+  t.weights = weight.defined()
+                  ? weight.index_select(0, t.safe_target.flatten()).view(target.sizes()) * t.kept
+                  : t.kept;
+  return t;
+}
+
+// Per-class weights shaped [1, C, 1, ...] to broadcast against an input of `dims` dims.
+Tensor class_dim_view(const Tensor& weight, int64_t dims) {
+  DimVector shape(static_cast<size_t>(dims), 1);
+  shape[1] = weight.size(0);
+  return weight.view(shape);
+}
+
+// Runs a class-dim loss on [C]-shaped input (one sample) as a batch of one.
+template <typename Loss>
+Tensor unbatched(const Tensor& input, const Tensor& target, Reduction reduction, Loss loss) {
+  const Tensor out = loss(input.unsqueeze(0), target.unsqueeze(0));
+  return reduction == Reduction::None ? out.squeeze(0) : out;
+}
+
+Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target,
+                                   const CrossEntropyFuncOptions& options) {
+  constexpr const char* op = "cross_entropy";
+  ACCEL_CHECK(options.ignore_index() == -100, op,
+              "ignore_index is not supported for class-probability (floating) targets, got {}",
+              options.ignore_index());
+  ACCEL_CHECK(target.sizes() == input.sizes(), op,
+              "floating targets are class probabilities and must have the input's shape {}, "
+              "got {} (class-index targets must be int64)",
+              input.sizes(), target.sizes());
+  const int64_t classes = input.size(1);
+  const double eps = options.label_smoothing();
+  const Tensor smoothed =
+      eps > 0 ? target * (1 - eps) + eps / static_cast<double>(classes) : target;
+  Tensor terms = input.log_softmax(1) * smoothed;
+  const Tensor weight = optional_weight(options.weight(), input);
+  if (weight.defined()) {
+    ACCEL_CHECK(weight.dim() == 1 && weight.size(0) == classes, op,
+                "expected a weight of shape [{}] (one per class), got {}", classes, weight.sizes());
+    terms = terms * class_dim_view(weight, input.dim());
+  }
+  const Tensor loss = -terms.sum({1});
+  if (options.reduction() != Reduction::Mean) return reduce(loss, options.reduction());
+  return loss.sum() / static_cast<double>(input.numel() / classes);
+}
+
+// Fused log_softmax + weighted, smoothed nll over class indices. With p = softmax(x),
+// w_n the target's weight, k_n the not-ignored mask, e the smoothing and W the weights'
+// sum over classes, d loss_n / d x_nj = p_j ((1-e) w_n + e/C W k_n) - (1-e) w_n [j = t_n]
+// - e/C k_n weight_j.
+Tensor cross_entropy_indices(const Tensor& input, const Tensor& target,
+                             const CrossEntropyFuncOptions& options) {
+  constexpr const char* op = "cross_entropy";
+  const Tensor weight = optional_weight(options.weight(), input);
+  check_class_targets(op, input, target, weight, options.ignore_index());
+  const int64_t classes = input.size(1);
+  const double eps = options.label_smoothing();
+  const double smooth = eps / static_cast<double>(classes);
+  const Reduction reduction = options.reduction();
+
+  const bool record = autograd::should_record(input);
+  Tensor out, probs, total_weight;
+  ClassTargets t;
+  {
+    NoGradGuard no_grad;
+    t = class_targets(input, target, weight, options.ignore_index());
+    const Tensor log_probs = input.log_softmax(1);
+    Tensor loss = -log_probs.gather(1, t.safe_target.unsqueeze(1)).squeeze(1) * t.weights;
+    if (eps > 0) {
+      const Tensor weighted =
+          weight.defined() ? log_probs * class_dim_view(weight, input.dim()) : log_probs;
+      loss = loss * (1 - eps) - weighted.sum({1}) * t.kept * smooth;
+    }
+    if (reduction == Reduction::Mean) total_weight = t.weights.sum();
+    out = reduction == Reduction::None  ? loss
+          : reduction == Reduction::Sum ? loss.sum()
+                                        : loss.sum() / total_weight;
+    if (record) probs = log_probs.exp();
+  }
+  if (record) {
+    // A tensor, not a host number: no device round-trip in the forward.
+    const Tensor weight_sum =
+        weight.defined()
+            ? weight.sum()
+            : scalar_tensor(classes, TensorOptions(input.dtype()).device(input.device()));
+    autograd::record(
+        op, {input}, out,
+        [probs, t, weight, total_weight, eps, smooth, weight_sum, reduction](
+            const Tensor& grad, autograd::GradInputs& in) {
+          if (!in.needs(0)) return;
+          // Upstream gradient per target position.
+          const Tensor scale = reduction == Reduction::Mean ? grad / total_weight : grad;
+          const Tensor pick = t.weights * scale * (1 - eps);
+          Tensor coef = pick;
+          if (eps > 0) coef = coef + t.kept * scale * weight_sum * smooth;
+          Tensor g = probs * coef.unsqueeze(1);
+          if (eps > 0) {
+            const Tensor spread = (t.kept * scale * smooth).unsqueeze(1);
+            g = g - (weight.defined() ? spread * class_dim_view(weight, probs.dim()) : spread);
+          }
+          in[0] = g.scatter_add(1, t.safe_target.unsqueeze(1), -pick.unsqueeze(1));
+        });
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor cross_entropy(const Tensor& input_, const Tensor& target,
+                     const CrossEntropyFuncOptions& options) {
+  constexpr const char* op = "cross_entropy";
+  const Tensor input = loss_input(op, input_, "input");
+  ACCEL_CHECK(target.defined(), op, "target is undefined");
+  const double eps = options.label_smoothing();
+  ACCEL_CHECK(eps >= 0 && eps <= 1, op, "label_smoothing must be in [0, 1], got {}", eps);
+  ACCEL_CHECK(input.dim() >= 1, op, "expected input of shape [C] or [N, C, ...], got {}",
+              input.sizes());
+  auto loss = [&](const Tensor& x, const Tensor& y) {
+    return y.is_floating_point()
+               ? cross_entropy_probabilities(
+                     x, autocast_input(y, CastPolicy::Float32).to(x.dtype()), options)
+               : cross_entropy_indices(x, y, options);
+  };
+  if (input.dim() == 1) return unbatched(input, target, options.reduction(), loss);
+  return loss(input, target);
+}
+
+Tensor nll_loss(const Tensor& input_, const Tensor& target, const NLLLossFuncOptions& options) {
+  constexpr const char* op = "nll_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  ACCEL_CHECK(target.defined(), op, "target is undefined");
+  ACCEL_CHECK(input.dim() >= 1, op, "expected input of shape [C] or [N, C, ...], got {}",
+              input.sizes());
+  auto loss = [&](const Tensor& x, const Tensor& y) {
+    const Tensor weight = optional_weight(options.weight(), x);
+    check_class_targets(op, x, y, weight, options.ignore_index());
+    const ClassTargets t = class_targets(x, y, weight, options.ignore_index());
+    const Tensor per = -x.gather(1, t.safe_target.unsqueeze(1)).squeeze(1) * t.weights;
+    if (options.reduction() != Reduction::Mean) return reduce(per, options.reduction());
+    return per.sum() / t.weights.sum();
+  };
+  if (input.dim() == 1) return unbatched(input, target, options.reduction(), loss);
+  return loss(input, target);
+}
+
+Tensor mse_loss(const Tensor& input_, const Tensor& target_, const MSELossFuncOptions& options) {
+  constexpr const char* op = "mse_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  const Tensor diff = input - target;
+  return reduce(diff * diff, options.reduction());
+}
+
+Tensor l1_loss(const Tensor& input_, const Tensor& target_, const L1LossFuncOptions& options) {
+  constexpr const char* op = "l1_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  return reduce((input - target).abs(), options.reduction());
+}
+
+Tensor smooth_l1_loss(const Tensor& input_, const Tensor& target_,
+                      const SmoothL1LossFuncOptions& options) {
+  constexpr const char* op = "smooth_l1_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  const double beta = options.beta();
+  ACCEL_CHECK(beta >= 0, op, "beta must be non-negative, got {}", beta);
+  const Tensor z = (input - target).abs();
+  if (beta == 0) return reduce(z, options.reduction());
+  return reduce(where(z < beta, z * z * (0.5 / beta), z - 0.5 * beta), options.reduction());
+}
+
+Tensor huber_loss(const Tensor& input_, const Tensor& target_,
+                  const HuberLossFuncOptions& options) {
+  constexpr const char* op = "huber_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  const double delta = options.delta();
+  ACCEL_CHECK(delta > 0, op, "delta must be positive, got {}", delta);
+  const Tensor z = (input - target).abs();
+  return reduce(where(z < delta, z * z * 0.5, (z - 0.5 * delta) * delta), options.reduction());
+}
+
+// loss = -w (y max(log x, -100) + (1 - y) max(log(1 - x), -100)); PyTorch's backward is
+// w (x - y) / max(x (1 - x), 1e-12) for x and -w logit(x) for y, also where the log clamps.
+Tensor binary_cross_entropy(const Tensor& input_, const Tensor& target_,
+                            const BinaryCrossEntropyFuncOptions& options) {
+  constexpr const char* op = "binary_cross_entropy";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_input(op, target_, "target");
+  check_same_shape(op, input, target);
+  const Tensor weight = optional_weight(options.weight(), input);
+  if (weight.defined()) check_broadcastable(op, input, weight);
+  const bool record = autograd::should_record(input, target);
+  Tensor loss;
+  {
+    NoGradGuard no_grad;
+    ACCEL_CHECK(input.numel() == 0 ||
+                    (input.amin().item<double>() >= 0 && input.amax().item<double>() <= 1),
+                op, "all elements of input must be in [0, 1], got values in [{}, {}]",
+                input.amin().item<double>(), input.amax().item<double>());
+    const Tensor log_x = input.log().clamp_min(-100);
+    const Tensor log_1mx = (1 - input).log().clamp_min(-100);
+    loss = (target - 1) * log_1mx - target * log_x;
+    if (weight.defined()) loss = loss * weight;
+  }
+  if (record) {
+    autograd::record(op, {input, target}, loss,
+                     [x = input.detach(), y = target.detach(), weight](const Tensor& grad,
+                                                                       autograd::GradInputs& in) {
+                       const Tensor g = weight.defined() ? grad * weight : grad;
+                       if (in.needs(0)) {
+                         in[0] = g * (x - y) / (x * (1 - x)).clamp_min(1e-12);
+                       }
+                       if (in.needs(1)) in[1] = g * ((1 - x).log() - x.log());
+                     });
+  }
+  return reduce(loss, options.reduction());
+}
+
+// max(x, 0) - x y + log(1 + exp(-|x|)) never overflows; with pos_weight p the log term
+// is scaled by 1 + (p - 1) y.
+Tensor binary_cross_entropy_with_logits(const Tensor& input_, const Tensor& target_,
+                                        const BinaryCrossEntropyWithLogitsFuncOptions& options) {
+  constexpr const char* op = "binary_cross_entropy_with_logits";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_input(op, target_, "target");
+  check_same_shape(op, input, target);
+  const Tensor weight = optional_weight(options.weight(), input);
+  const Tensor pos_weight = optional_weight(options.pos_weight(), input);
+  if (weight.defined()) check_broadcastable(op, input, weight);
+  if (pos_weight.defined()) check_broadcastable(op, input, pos_weight);
+  const Tensor log_sigmoid_neg = (-input.abs()).exp().add(1).log() + (-input).relu();
+  Tensor loss = pos_weight.defined()
+                    ? (1 - target) * input + ((pos_weight - 1) * target + 1) * log_sigmoid_neg
+                    : (1 - target) * input + log_sigmoid_neg;
+  if (weight.defined()) loss = loss * weight;
+  return reduce(loss, options.reduction());
+}
+
+Tensor kl_div(const Tensor& input_, const Tensor& target_, const KLDivFuncOptions& options) {
+  constexpr const char* op = "kl_div";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  // target log(target) is 0 where target is 0 (PyTorch's xlogy); the safe log keeps the
+  // unused branch's gradient finite.
+  const Tensor loss = options.log_target()
+                          ? target.exp() * (target - input)
+                          : target * where(target > 0, target, 1.0).log() - target * input;
+  switch (options.reduction()) {
+    case KLDivReduction::None:
+      return loss;
+    case KLDivReduction::Sum:
+      return loss.sum();
+    case KLDivReduction::BatchMean:
+      return input.dim() == 0 ? loss.sum() : loss.sum() / static_cast<double>(input.size(0));
+    case KLDivReduction::Mean:
+      break;
+  }
+  return loss.mean();
+}
+
+}  // namespace accel::nn::functional

@@ -1,0 +1,197 @@
+// The optimizer machinery shared by every update rule: parameter-group bookkeeping and its
+// checks, zero_grad, the step loop with the mixed-precision skip/unscale, and state_dict.
+#include "accel/optim/optimizer.h"
+
+#include <typeinfo>
+
+#include "accel/core/autograd/grad_mode.h"
+#include "accel/core/factories.h"
+
+namespace accel::optim {
+
+OptimizerParamGroup::OptimizerParamGroup(const OptimizerParamGroup& other)
+    : params_(other.params_),
+      options_(other.options_ ? other.options_->clone() : nullptr),
+      initial_lr_(other.initial_lr_) {}
+
+OptimizerParamGroup& OptimizerParamGroup::operator=(const OptimizerParamGroup& other) {
+  params_ = other.params_;
+  options_ = other.options_ ? other.options_->clone() : nullptr;
+  initial_lr_ = other.initial_lr_;
+  return *this;
+}
+
+OptimizerOptions& OptimizerParamGroup::options() {
+  ACCEL_CHECK(options_ != nullptr, "OptimizerParamGroup", "the group has no options");
+  return *options_;
+}
+
+const OptimizerOptions& OptimizerParamGroup::options() const {
+  ACCEL_CHECK(options_ != nullptr, "OptimizerParamGroup", "the group has no options");
+  return *options_;
+}
+
+Optimizer::Optimizer(std::string name, std::unique_ptr<OptimizerOptions> defaults)
+    : name_(std::move(name)), defaults_(std::move(defaults)) {}
+
+void Optimizer::init(std::vector<OptimizerParamGroup> groups) {
+  check_options(*defaults_);
+  for (const OptimizerParamGroup& group : groups) add_param_group(group);
+}
+
+void Optimizer::add_param_group(const OptimizerParamGroup& group) {
+  ACCEL_CHECK(!group.params().empty(), name_, "got an empty parameter list");
+  OptimizerParamGroup added = group;
+  if (!added.has_options()) added.set_options(defaults_->clone());
+  ACCEL_CHECK(typeid(added.options()) == typeid(*defaults_), name_,
+              "parameter group {} has options of another optimizer", groups_.size());
+  check_options(added.options());
+  const std::vector<Tensor>& params = added.params();
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Tensor& p = params[i];
+    ACCEL_CHECK(p.defined(), name_, "parameter {} of group {} is undefined", i, groups_.size());
+    ACCEL_CHECK(p.is_leaf(), name_, "parameter {} of group {} (shape {}) is not a leaf tensor", i,
+                groups_.size(), p.sizes());
+    ACCEL_CHECK(p.is_floating_point(), name_,
+                "parameter {} of group {} has dtype {}; expected a floating point tensor", i,
+                groups_.size(), p.dtype());
+    bool duplicate = false;
+    for (size_t j = 0; j < i; ++j) duplicate |= params[j].is_same(p);
+    for (const OptimizerParamGroup& existing : groups_) {
+      for (const Tensor& q : existing.params()) duplicate |= q.is_same(p);
+    }
+    ACCEL_CHECK(!duplicate, name_,
+                "parameter {} of group {} (shape {}) appears more than once in the optimizer", i,
+                groups_.size(), p.sizes());
+  }
+  groups_.push_back(std::move(added));
+}
+
+const ParamState& Optimizer::state(const Tensor& param) const {
+  static const ParamState empty;
+  auto it = state_.find(param.impl());
+  return it == state_.end() ? empty : it->second;
+}
+
+void Optimizer::zero_grad(bool set_to_none) {
+  for (OptimizerParamGroup& group : groups_) {
+    for (Tensor& p : group.params()) {
+      if (!p.grad().defined()) continue;
+      if (set_to_none) {
+        p.set_grad(Tensor());
+      } else {
+        Tensor& grad = p.mutable_grad();
+        if (grad.grad_fn()) grad.detach_();
+        NoGradGuard no_grad;
+        grad.zero_();
+      }
+    }
+  }
+}
+
+void Optimizer::step() { step(Tensor(), Tensor()); }
+
+void Optimizer::step(const Tensor& found_inf, const Tensor& inv_scale) {
+  if (found_inf.defined() && found_inf.item<double>() != 0.0) return;
+  const double grad_scale = inv_scale.defined() ? inv_scale.item<double>() : 1.0;
+  NoGradGuard no_grad;
+  for (OptimizerParamGroup& group : groups_) {
+    for (const Tensor& p : group.params()) {
+      const Tensor& grad = p.grad();
+      if (!grad.defined()) continue;
+      ACCEL_CHECK(p.is_cpu() && p.is_contiguous(), name_,
+                  "parameters must be contiguous CPU tensors; got shape {} strides {} on {}",
+                  p.sizes(), p.strides(), p.device());
+      ACCEL_CHECK(grad.dtype() == p.dtype() && grad.sizes() == p.sizes(), name_,
+                  "gradient is {} of shape {} but its parameter is {} of shape {}", grad.dtype(),
+                  grad.sizes(), p.dtype(), p.sizes());
+      update(p, grad.contiguous(), grad_scale, group.options(), state_[p.impl()]);
+      p.storage()->bump_version();
+    }
+  }
+}
+
+void Optimizer::check_non_negative(const char* what, double value) const {
+  ACCEL_CHECK(value >= 0.0, name_, "invalid {}: {} (expected >= 0)", what, value);
+}
+
+void Optimizer::check_unit_interval(const char* what, double value) const {
+  ACCEL_CHECK(value >= 0.0 && value < 1.0, name_, "invalid {}: {} (expected in [0, 1))", what,
+              value);
+}
+
+double Optimizer::advance_step(ParamState& state) {
+  Tensor& step = state["step"];
+  if (!step.defined()) step = zeros({}, kFloat64);
+  step.add_(1);
+  return step.item<double>();
+}
+
+Tensor& Optimizer::state_buffer(ParamState& state, const char* key, const Tensor& param) {
+  Tensor& buffer = state[key];
+  if (!buffer.defined()) buffer = zeros_like(param);
+  return buffer;
+}
+
+OptimizerStateDict Optimizer::state_dict() const {
+  OptimizerStateDict dict;
+  int64_t index = 0;
+  for (const OptimizerParamGroup& group : groups_) {
+    OptimizerStateDict::Group saved{{}, group.options().clone(), group.initial_lr()};
+    for (const Tensor& p : group.params()) {
+      auto it = state_.find(p.impl());
+      if (it != state_.end() && !it->second.empty()) {
+        ParamState& copy = dict.state[index];
+        for (const auto& [key, value] : it->second) copy[key] = value.clone();
+      }
+      saved.params.push_back(index++);
+    }
+    dict.param_groups.push_back(std::move(saved));
+  }
+  return dict;
+}
+
+void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
+  ACCEL_CHECK(dict.param_groups.size() == groups_.size(), name_,
+              "the state dict has {} parameter groups but the optimizer has {}",
+              dict.param_groups.size(), groups_.size());
+  std::vector<Tensor> params;
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const OptimizerStateDict::Group& saved = dict.param_groups[g];
+    const std::vector<Tensor>& group_params = groups_[g].params();
+    ACCEL_CHECK(saved.params.size() == group_params.size(), name_,
+                "group {} of the state dict has {} parameters but the optimizer's has {}", g,
+                saved.params.size(), group_params.size());
+    ACCEL_CHECK(saved.options && typeid(*saved.options) == typeid(*defaults_), name_,
+                "group {} of the state dict holds options of another optimizer", g);
+    for (size_t i = 0; i < group_params.size(); ++i) {
+      ACCEL_CHECK(saved.params[i] == static_cast<int64_t>(params.size()), name_,
+                  "group {} of the state dict numbers its parameter {} as {}, expected {}", g, i,
+                  saved.params[i], params.size());
+      params.push_back(group_params[i]);
+    }
+  }
+  std::unordered_map<const TensorImpl*, ParamState> loaded;
+  for (const auto& [index, saved_state] : dict.state) {
+    ACCEL_CHECK(index >= 0 && index < static_cast<int64_t>(params.size()), name_,
+                "the state dict has state for parameter {} but the optimizer has {} parameters",
+                index, params.size());
+    const Tensor& p = params[index];
+    ParamState& state = loaded[p.impl()];
+    for (const auto& [key, value] : saved_state) {
+      // Step counts keep their dtype; buffers take the parameter's dtype and device.
+      const bool is_buffer = key != "step";
+      ACCEL_CHECK(!is_buffer || value.sizes() == p.sizes(), name_,
+                  "state '{}' of parameter {} has shape {} but the parameter has shape {}", key,
+                  index, value.sizes(), p.sizes());
+      state[key] = is_buffer ? value.to(p.options(), false, true) : value.clone();
+    }
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    groups_[g].set_options(dict.param_groups[g].options->clone());
+    groups_[g].set_initial_lr(dict.param_groups[g].initial_lr);
+  }
+  state_ = std::move(loaded);
+}
+
+}  // namespace accel::optim

@@ -1,0 +1,23 @@
+// LambdaLR: each group's rate is its base rate times a user function of the epoch.
+#pragma once
+
+#include <functional>
+
+#include "accel/optim/schedulers/lr_scheduler.h"
+
+namespace accel::optim {
+
+class LambdaLR : public LRScheduler {
+ public:
+  using Lambda = std::function<double(int64_t epoch)>;
+  // One function for all groups.
+  LambdaLR(std::shared_ptr<Optimizer> optimizer, Lambda lr_lambda);
+  // One function per group.
+  LambdaLR(std::shared_ptr<Optimizer> optimizer, std::vector<Lambda> lr_lambdas);
+
+ private:
+  std::vector<double> get_lr(bool initial) override;
+  std::vector<Lambda> lr_lambdas_;
+};
+
+}  // namespace accel::optim

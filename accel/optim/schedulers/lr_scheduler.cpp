@@ -1,0 +1,59 @@
+// The scheduler stepping shared by every epoch-indexed LR scheduler, and its state round trip.
+#include "accel/optim/schedulers/lr_scheduler.h"
+
+namespace accel::optim {
+
+LRScheduler::LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer)
+    : name_(std::move(name)), optimizer_(std::move(optimizer)) {
+  ACCEL_CHECK(optimizer_ != nullptr, name_, "the optimizer is null");
+  for (OptimizerParamGroup& group : optimizer_->param_groups()) {
+    if (!group.initial_lr()) group.set_initial_lr(group.options().get_lr());
+    base_lrs_.push_back(*group.initial_lr());
+  }
+}
+
+void LRScheduler::initial_step() { update_lr(true); }
+
+void LRScheduler::step() { update_lr(false); }
+
+void LRScheduler::restart() {
+  std::vector<OptimizerParamGroup>& groups = optimizer_->param_groups();
+  for (size_t i = 0; i < groups.size(); ++i) groups[i].options().set_lr(base_lrs_[i]);
+  last_epoch_ = -1;
+  update_lr(true);
+}
+
+void LRScheduler::update_lr(bool initial) {
+  std::vector<OptimizerParamGroup>& groups = optimizer_->param_groups();
+  ACCEL_CHECK(groups.size() == base_lrs_.size(), name_,
+              "the optimizer has {} parameter groups but had {} when the scheduler was built",
+              groups.size(), base_lrs_.size());
+  ++last_epoch_;
+  const std::vector<double> lrs = get_lr(initial);
+  for (size_t i = 0; i < groups.size(); ++i) groups[i].options().set_lr(lrs[i]);
+  last_lr_ = group_lrs();
+}
+
+std::vector<double> LRScheduler::group_lrs() const {
+  std::vector<double> lrs;
+  for (const OptimizerParamGroup& group : optimizer_->param_groups()) {
+    lrs.push_back(group.options().get_lr());
+  }
+  return lrs;
+}
+
+LRSchedulerState LRScheduler::state_dict() const {
+  return {last_epoch_, base_lrs_, last_lr_, {}, {}};
+}
+
+void LRScheduler::load_state_dict(const LRSchedulerState& state) {
+  const size_t groups = optimizer_->param_groups().size();
+  ACCEL_CHECK(state.base_lrs.size() == groups && state.last_lr.size() == groups, name_,
+              "the state has rates for {} parameter groups but the optimizer has {}",
+              state.base_lrs.size(), groups);
+  last_epoch_ = state.last_epoch;
+  base_lrs_ = state.base_lrs;
+  last_lr_ = state.last_lr;
+}
+
+}  // namespace accel::optim

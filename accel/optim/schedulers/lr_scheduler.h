@@ -1,0 +1,67 @@
+// optim::LRScheduler: the base of the epoch-indexed learning-rate schedulers, as PyTorch's.
+// Construction records each group's rate as its base rate and takes the initial step
+// (last_epoch 0); every step() advances last_epoch and writes the rates get_lr() computes
+// (PyTorch's recursive forms, which scale the groups' current rates) into the optimizer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/optim/optimizer.h"
+
+namespace accel::optim {
+
+// A scheduler's state: numbers only, so it serializes as JSON. `values` holds what a
+// particular scheduler adds (ReduceLROnPlateau's best metric, ...).
+struct LRSchedulerState {
+  int64_t last_epoch = -1;
+  std::vector<double> base_lrs;
+  std::vector<double> last_lr;
+  std::map<std::string, double> values;
+  std::vector<LRSchedulerState> schedulers;  // SequentialLR's children
+};
+
+class LRScheduler {
+ public:
+  virtual ~LRScheduler() = default;
+  LRScheduler(const LRScheduler&) = delete;
+  LRScheduler& operator=(const LRScheduler&) = delete;
+
+  virtual void step();
+  // The rates of the last step, one per parameter group.
+  const std::vector<double>& get_last_lr() const { return last_lr_; }
+  int64_t last_epoch() const { return last_epoch_; }
+  const std::vector<double>& base_lrs() const { return base_lrs_; }
+
+  virtual LRSchedulerState state_dict() const;
+  virtual void load_state_dict(const LRSchedulerState& state);
+
+ protected:
+  LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer);
+  // Called at the end of each subclass constructor (get_lr needs the subclass's members).
+  void initial_step();
+  // The rates for last_epoch(); `initial` during the constructor's step.
+  virtual std::vector<double> get_lr(bool initial) = 0;
+  // The groups' current rates.
+  std::vector<double> group_lrs() const;
+  const std::string& name() const { return name_; }
+  Optimizer& optimizer() { return *optimizer_; }
+
+ private:
+  friend class SequentialLR;
+  void update_lr(bool initial);
+  // Sets the rates back to the base rates and takes the initial step again (SequentialLR
+  // starting this scheduler at a milestone).
+  void restart();
+
+  std::string name_;
+  std::shared_ptr<Optimizer> optimizer_;
+  std::vector<double> base_lrs_;
+  std::vector<double> last_lr_;
+  int64_t last_epoch_ = -1;
+};
+
+}  // namespace accel::optim

@@ -1,0 +1,27 @@
+// SequentialLR: runs a list of schedulers one after another, switching at the given
+// milestones (epochs); each scheduler restarts from the base rates when its turn comes,
+// as PyTorch's.
+#pragma once
+
+#include "accel/optim/schedulers/lr_scheduler.h"
+
+namespace accel::optim {
+
+class SequentialLR : public LRScheduler {
+ public:
+  // The schedulers must drive `optimizer`; milestones: one fewer than schedulers, increasing.
+  SequentialLR(std::shared_ptr<Optimizer> optimizer,
+               std::vector<std::shared_ptr<LRScheduler>> schedulers,
+               std::vector<int64_t> milestones);
+
+  LRSchedulerState state_dict() const override;
+  void load_state_dict(const LRSchedulerState& state) override;
+
+ private:
+  std::vector<double> get_lr(bool initial) override;
+
+  std::vector<std::shared_ptr<LRScheduler>> schedulers_;
+  std::vector<int64_t> milestones_;
+};
+
+}  // namespace accel::optim

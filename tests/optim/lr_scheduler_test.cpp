@@ -1,0 +1,227 @@
+// LR scheduler sequences against PyTorch: each case of
+// tests/reference/fixtures/optim_schedulers.json (generate_optim_fixtures.py) steps a scheduler
+// 120 times over a two-group optimizer; the rates and the cycled momentum must match
+// torch.optim.lr_scheduler to 1e-10 relative, also after a state_dict round trip half way.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "accel/accel.h"
+#include "accel/optim/adam.h"
+#include "accel/optim/schedulers/cosine_annealing_lr.h"
+#include "accel/optim/schedulers/lambda_lr.h"
+#include "accel/optim/schedulers/linear_lr.h"
+#include "accel/optim/schedulers/one_cycle_lr.h"
+#include "accel/optim/schedulers/reduce_lr_on_plateau.h"
+#include "accel/optim/schedulers/sequential_lr.h"
+#include "accel/optim/schedulers/step_lr.h"
+#include "accel/optim/sgd.h"
+
+namespace accel::optim {
+namespace {
+
+// A scheduler of either kind behind one interface (ReduceLROnPlateau steps with the metric).
+struct Driven {
+  std::function<void(double metric)> step;
+  std::function<std::vector<double>()> last_lr;
+  std::function<LRSchedulerState()> save;
+  std::function<void(const LRSchedulerState&)> load;
+};
+
+template <typename S>
+Driven drive(std::shared_ptr<S> s) {
+  Driven d;
+  if constexpr (std::is_same_v<S, ReduceLROnPlateau>) {
+    d.step = [s](double metric) { s->step(metric); };
+  } else {
+    d.step = [s](double) { s->step(); };
+  }
+  d.last_lr = [s] { return s->get_last_lr(); };
+  d.save = [s] { return s->state_dict(); };
+  d.load = [s](const LRSchedulerState& state) { s->load_state_dict(state); };
+  return d;
+}
+
+struct Case {
+  bool adam = false;
+  std::function<Driven(std::shared_ptr<Optimizer>)> make;
+};
+
+using OneCycle = OneCycleLROptions;
+using Plateau = ReduceLROnPlateauOptions;
+
+const std::map<std::string, Case>& cases() {
+  static const std::map<std::string, Case> table = {
+      {"step_lr", {false, [](auto o) { return drive(std::make_shared<StepLR>(o, 7, 0.5)); }}},
+      {"multi_step_lr",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<MultiStepLR>(o, std::vector<int64_t>{10, 30, 30, 80}, 0.3));
+        }}},
+      {"exponential_lr",
+       {false, [](auto o) { return drive(std::make_shared<ExponentialLR>(o, 0.97)); }}},
+      {"cosine_annealing_lr",
+       {false, [](auto o) { return drive(std::make_shared<CosineAnnealingLR>(o, 40, 0.001)); }}},
+      {"linear_lr",
+       {false, [](auto o) { return drive(std::make_shared<LinearLR>(o, 0.25, 0.9, 30)); }}},
+      {"lambda_lr",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<LambdaLR>(
+              o, [](int64_t e) { return std::pow(0.95, static_cast<double>(e)); }));
+        }}},
+      {"one_cycle_lr",
+       {false, [](auto o) { return drive(std::make_shared<OneCycleLR>(o, 0.5, 121)); }}},
+      {"one_cycle_lr_adam_three_phase_linear",
+       {true,
+        [](auto o) {
+          return drive(
+              std::make_shared<OneCycleLR>(o, 0.3, 121,
+                                           OneCycle()
+                                               .pct_start(0.25)
+                                               .anneal_strategy(OneCycle::AnnealStrategy::Linear)
+                                               .three_phase(true)
+                                               .div_factor(10)
+                                               .final_div_factor(100)));
+        }}},
+      {"sequential_lr",
+       {false,
+        [](auto o) {
+          std::vector<std::shared_ptr<LRScheduler>> parts = {
+              std::make_shared<LinearLR>(o, 0.1, 1.0, 10),
+              std::make_shared<CosineAnnealingLR>(o, 50), std::make_shared<ExponentialLR>(o, 0.9)};
+          return drive(std::make_shared<SequentialLR>(o, parts, std::vector<int64_t>{10, 60}));
+        }}},
+      {"reduce_lr_on_plateau",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<ReduceLROnPlateau>(
+              o, Plateau().factor(0.5).patience(3).threshold(0.01).cooldown(2).min_lr(0.002)));
+        }}},
+      {"reduce_lr_on_plateau_max_abs",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<ReduceLROnPlateau>(
+              o, Plateau()
+                     .mode(Plateau::Mode::Max)
+                     .factor(0.3)
+                     .patience(2)
+                     .threshold(0.1)
+                     .threshold_mode(Plateau::ThresholdMode::Abs)));
+        }}},
+  };
+  return table;
+}
+
+const nlohmann::json& fixture() {
+  static const nlohmann::json data = [] {
+    std::ifstream in(std::string(ACCEL_FIXTURE_DIR) + "/optim_schedulers.json");
+    EXPECT_TRUE(in.good()) << "missing optim_schedulers.json";
+    return nlohmann::json::parse(in);
+  }();
+  return data;
+}
+
+// An optimizer with two groups at rates 0.1 and 0.05, as the generator builds.
+std::shared_ptr<Optimizer> make_optimizer(bool adam) {
+  std::vector<OptimizerParamGroup> groups = {OptimizerParamGroup({zeros({2}).requires_grad_()}),
+                                             OptimizerParamGroup({zeros({1}).requires_grad_()})};
+  if (adam) {
+    groups[1] = OptimizerParamGroup(groups[1].params(), AdamOptions(0.05));
+    return std::make_shared<Adam>(groups, AdamOptions(0.1));
+  }
+  groups[1] = OptimizerParamGroup(groups[1].params(), SGDOptions(0.05).momentum(0.9));
+  return std::make_shared<SGD>(groups, SGDOptions(0.1).momentum(0.9));
+}
+
+void expect_row(const Driven& d, const Optimizer& opt, const nlohmann::json& row, int step) {
+  const auto expected = row.get<std::vector<double>>();
+  std::vector<double> got = d.last_lr();
+  got.push_back(*opt.param_groups()[0].options().get_momentum());
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_LE(std::abs(got[i] - expected[i]), 1e-10 * std::abs(expected[i]) + 1e-300)
+        << "after step " << step << ", value " << i << ": " << got[i] << " vs PyTorch "
+        << expected[i];
+  }
+  // The optimizer's groups run at the rates reported.
+  for (size_t g = 0; g + 1 < got.size(); ++g) {
+    EXPECT_EQ(opt.param_groups()[g].options().get_lr(), got[g]);
+  }
+}
+
+TEST(LRScheduler, TableCoversFixture) {
+  for (const auto& [name, _] : fixture()["cases"].items()) {
+    EXPECT_TRUE(cases().count(name)) << name << " is in the fixture but not the table";
+  }
+  for (const auto& [name, _] : cases()) {
+    EXPECT_TRUE(fixture()["cases"].contains(name)) << name << " is not in the fixture";
+  }
+}
+
+TEST(LRScheduler, SequencesMatchPyTorch) {
+  const auto metrics = fixture()["metrics"].get<std::vector<double>>();
+  for (const auto& [name, c] : cases()) {
+    SCOPED_TRACE(name);
+    const nlohmann::json& rows = fixture()["cases"][name];
+    std::shared_ptr<Optimizer> opt = make_optimizer(c.adam);
+    Driven d = c.make(opt);
+    expect_row(d, *opt, rows[0], 0);
+    for (size_t t = 0; t < metrics.size(); ++t) {
+      d.step(metrics[t]);
+      expect_row(d, *opt, rows[t + 1], static_cast<int>(t + 1));
+    }
+  }
+}
+
+// Half way, a new optimizer and scheduler load the saved states and continue the sequence.
+TEST(LRScheduler, StateDictRoundTripContinuesTheSequence) {
+  const auto metrics = fixture()["metrics"].get<std::vector<double>>();
+  const size_t half = metrics.size() / 2;
+  for (const auto& [name, c] : cases()) {
+    SCOPED_TRACE(name);
+    const nlohmann::json& rows = fixture()["cases"][name];
+    std::shared_ptr<Optimizer> opt = make_optimizer(c.adam);
+    Driven d = c.make(opt);
+    for (size_t t = 0; t < half; ++t) d.step(metrics[t]);
+    std::shared_ptr<Optimizer> resumed_opt = make_optimizer(c.adam);
+    Driven resumed = c.make(resumed_opt);
+    resumed_opt->load_state_dict(opt->state_dict());
+    resumed.load(d.save());
+    for (size_t t = half; t < metrics.size(); ++t) {
+      resumed.step(metrics[t]);
+      expect_row(resumed, *resumed_opt, rows[t + 1], static_cast<int>(t + 1));
+    }
+  }
+}
+
+TEST(LRScheduler, InconsistentArgumentsAreErrors) {
+  auto opt = make_optimizer(false);
+  EXPECT_THROW(StepLR(opt, 0), Error);
+  EXPECT_THROW(CosineAnnealingLR(opt, 0), Error);
+  EXPECT_THROW(LinearLR(opt, 0.0), Error);
+  EXPECT_THROW(LinearLR(opt, 0.5, 1.5), Error);
+  EXPECT_THROW(ReduceLROnPlateau(opt, Plateau().factor(1.0)), Error);
+  EXPECT_THROW(OneCycleLR(opt, 0.1, 10, OneCycle().pct_start(1.5)), Error);
+  EXPECT_THROW(SequentialLR(opt, {std::make_shared<StepLR>(opt, 3)}, {5}), Error);
+  EXPECT_THROW(LambdaLR(opt, std::vector<LambdaLR::Lambda>{[](int64_t) { return 1.0; }}), Error);
+  auto adagrad_like = make_optimizer(false);
+  OneCycleLR short_cycle(adagrad_like, 0.1, 2);
+  short_cycle.step();
+  short_cycle.step();
+  try {
+    short_cycle.step();
+    ADD_FAILURE() << "expected an error past total_steps";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("OneCycleLR: stepped 4 times but total_steps is 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace accel::optim

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Writes PyTorch reference trajectories for accel's optimizer and LR scheduler tests
+(tests/reference/fixtures/optim_trajectories.json, optim_schedulers.json).
+
+Two float64 parameters (shapes [3] and [2, 2]) minimize loss = sum(a * p * p + b * p) with
+fixed a, b; each case runs one optimizer configuration for 10 steps (gradients by autograd)
+and stores the parameters after every step. Case names match the C++ table in
+tests/optim/optimizer_trajectory_test.cpp.
+Each scheduler case drives an optimizer with two parameter groups (rates 0.1 and 0.05) for
+SCHEDULER_STEPS steps and stores both rates and group 0's momentum (beta1 for Adam) after
+construction and after every step; ReduceLROnPlateau is stepped with the stored metrics. Case
+names match tests/optim/lr_scheduler_test.cpp.
+
+Run by hand where torch is installed:  python3 tests/reference/generate_optim_fixtures.py
+"""
+import json
+import pathlib
+
+import torch
+
+HERE = pathlib.Path(__file__).resolve().parent
+STEPS = 10
+SHAPES = [(3,), (2, 2)]
+
+O = torch.optim
+# name -> (optimizer class, per-group option overrides (None: one group), default options)
+CASES = {
+    "sgd_plain": (O.SGD, None, dict(lr=0.1)),
+    "sgd_momentum": (O.SGD, None, dict(lr=0.1, momentum=0.9)),
+    "sgd_dampening_weight_decay": (
+        O.SGD, None, dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.1)),
+    "sgd_nesterov": (O.SGD, None, dict(lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.01)),
+    "sgd_maximize": (O.SGD, None, dict(lr=0.01, momentum=0.5, maximize=True)),
+    "sgd_param_groups": (O.SGD, [{}, dict(lr=0.01, momentum=0.5)], dict(lr=0.1, momentum=0.9)),
+    "adam_default": (O.Adam, None, dict(lr=0.1)),
+    "adam_amsgrad_weight_decay": (
+        O.Adam, None, dict(lr=0.1, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1, amsgrad=True)),
+    "adam_maximize": (O.Adam, None, dict(lr=0.05, maximize=True)),
+    "adam_param_groups": (O.Adam, [{}, dict(lr=0.01, betas=(0.5, 0.9))], dict(lr=0.1)),
+    "adamw_default": (O.AdamW, None, dict(lr=0.1)),
+    "adamw_amsgrad": (
+        O.AdamW, None, dict(lr=0.1, betas=(0.85, 0.95), weight_decay=0.5, amsgrad=True)),
+    "rmsprop_default": (O.RMSprop, None, dict(lr=0.01)),
+    "rmsprop_centered": (O.RMSprop, None, dict(lr=0.01, centered=True)),
+    "rmsprop_momentum_centered_weight_decay": (
+        O.RMSprop, None,
+        dict(lr=0.01, alpha=0.9, eps=1e-6, momentum=0.8, centered=True, weight_decay=0.1)),
+    "rmsprop_momentum_maximize": (O.RMSprop, None, dict(lr=0.01, momentum=0.5, maximize=True)),
+    "adagrad_default": (O.Adagrad, None, dict(lr=0.1)),
+    "adagrad_options": (
+        O.Adagrad, None,
+        dict(lr=0.1, lr_decay=0.1, weight_decay=0.1, initial_accumulator_value=0.5, eps=1e-8)),
+    "adagrad_maximize": (O.Adagrad, None, dict(lr=0.1, maximize=True)),
+}
+
+
+S = torch.optim.lr_scheduler
+SCHEDULER_STEPS = 120
+METRICS = [1.0 / (1 + 0.1 * t) if t < 30 else 0.25 + 0.01 * (t % 7) for t in range(SCHEDULER_STEPS)]
+# name -> (optimizer class, scheduler factory)
+SCHEDULERS = {
+    "step_lr": (O.SGD, lambda o: S.StepLR(o, step_size=7, gamma=0.5)),
+    "multi_step_lr": (O.SGD, lambda o: S.MultiStepLR(o, milestones=[10, 30, 30, 80], gamma=0.3)),
+    "exponential_lr": (O.SGD, lambda o: S.ExponentialLR(o, gamma=0.97)),
+    "cosine_annealing_lr": (O.SGD, lambda o: S.CosineAnnealingLR(o, T_max=40, eta_min=0.001)),
+    "linear_lr": (O.SGD, lambda o: S.LinearLR(o, start_factor=0.25, end_factor=0.9, total_iters=30)),
+    "lambda_lr": (O.SGD, lambda o: S.LambdaLR(o, lambda e: 0.95**e)),
+    "one_cycle_lr": (O.SGD, lambda o: S.OneCycleLR(o, max_lr=0.5, total_steps=SCHEDULER_STEPS + 1)),
+    "one_cycle_lr_adam_three_phase_linear": (
+        O.Adam,
+        lambda o: S.OneCycleLR(o, max_lr=0.3, total_steps=SCHEDULER_STEPS + 1, pct_start=0.25,
+                               anneal_strategy="linear", three_phase=True, div_factor=10.0,
+                               final_div_factor=100.0)),
+    "sequential_lr": (
+        O.SGD,
+        lambda o: S.SequentialLR(o, [S.LinearLR(o, start_factor=0.1, total_iters=10),
+                                     S.CosineAnnealingLR(o, T_max=50), S.ExponentialLR(o, 0.9)],
+                                 milestones=[10, 60])),
+    "reduce_lr_on_plateau": (
+        O.SGD,
+        lambda o: S.ReduceLROnPlateau(o, factor=0.5, patience=3, threshold=0.01, cooldown=2,
+                                      min_lr=0.002)),
+    "reduce_lr_on_plateau_max_abs": (
+        O.SGD,
+        lambda o: S.ReduceLROnPlateau(o, mode="max", factor=0.3, patience=2, threshold=0.1,
+                                      threshold_mode="abs")),
+}
+
+
+def momentum(group):
+    return group["betas"][0] if "betas" in group else group["momentum"]
+
+
+def run_scheduler(cls, make):
+    p, q = torch.zeros(2, requires_grad=True), torch.zeros(1, requires_grad=True)
+    extra = dict(momentum=0.9) if cls is O.SGD else {}
+    opt = cls([dict(params=[p], lr=0.1), dict(params=[q], lr=0.05)], **extra)
+    sched = make(opt)
+    record = lambda: [*sched.get_last_lr(), momentum(opt.param_groups[0])]  # noqa: E731
+    rows = [record()]
+    for metric in METRICS:
+        opt.step()
+        if isinstance(sched, S.ReduceLROnPlateau):
+            sched.step(metric)
+        else:
+            sched.step()
+        rows.append(record())
+    return rows
+
+
+def flat(tensors):
+    return [t.detach().reshape(-1).tolist() for t in tensors]
+
+
+def run(cls, groups, defaults, initial, a, b):
+    params = [t.clone().requires_grad_(True) for t in initial]
+    if groups is None:
+        opt = cls(params, **defaults)
+    else:
+        opt = cls([dict(params=[p], **g) for p, g in zip(params, groups)], **defaults)
+    trajectory = []
+    for _ in range(STEPS):
+        opt.zero_grad()
+        loss = sum((ai * p * p + bi * p).sum() for p, ai, bi in zip(params, a, b))
+        loss.backward()
+        opt.step()
+        trajectory.append(flat(params))
+    return trajectory
+
+
+def main():
+    torch.set_default_dtype(torch.float64)
+    g = torch.Generator().manual_seed(1234)
+    initial = [torch.randn(s, generator=g) for s in SHAPES]
+    a = [torch.rand(s, generator=g) + 0.5 for s in SHAPES]
+    b = [torch.randn(s, generator=g) for s in SHAPES]
+    fixture = {
+        "initial": flat(initial),
+        "a": flat(a),
+        "b": flat(b),
+        "cases": {name: run(*spec, initial, a, b) for name, spec in CASES.items()},
+    }
+    path = HERE / "fixtures" / "optim_trajectories.json"
+    path.write_text(json.dumps(fixture, indent=None, separators=(",", ":")) + "\n")
+    print(f"{path.relative_to(HERE.parent.parent)}: {len(fixture['cases'])} cases")
+    schedulers = {
+        "metrics": METRICS,
+        "cases": {name: run_scheduler(*spec) for name, spec in SCHEDULERS.items()},
+    }
+    path = HERE / "fixtures" / "optim_schedulers.json"
+    path.write_text(json.dumps(schedulers, indent=None, separators=(",", ":")) + "\n")
+    print(f"{path.relative_to(HERE.parent.parent)}: {len(schedulers['cases'])} cases")
+
+
+if __name__ == "__main__":
+    main()
