@@ -1,10 +1,10 @@
 // Matrix products through Eigen's GEMM, the only translation unit that includes Eigen. Each
 // operand is mapped in place: as a row-major matrix, or as a column-major one when its
-// columns are the unit-stride dim (a transposed view), so transposes cost no copy. Large
-// products let Eigen split one product across threads; batches of small products are
-// spread across threads whole, each product then running on one thread. Eigen blocks the
-// depth differently when it threads a product (at most 320 per block), so for k > 320 the
-// last bits of a threaded result can differ from a one-thread result.
+// columns are the unit-stride dim (a transposed view), so transposes cost no copy. Eigen
+// always runs single-threaded: a large product is cut into output tiles whose shape depends
+// only on the problem's shape, and threads take whole tiles (batches of small products are
+// spread the same way, one product per task). Every output element is thus computed by the
+// same sequence of operations whatever the thread count: results are bit-identical.
 #include "accel/kernels/cpu/gemm.h"
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
@@ -24,8 +24,11 @@ namespace accel::cpu {
 
 namespace {
 
-// Multiply-adds below which a product stays on one thread (starting threads costs more).
+// Multiply-adds below which a product stays whole on one thread (starting threads costs more).
 constexpr int64_t kGemmGrain = int64_t{1} << 18;
+// Output tile edge for products above the grain: large enough that Eigen's packing stays a
+// small fraction of the work.
+constexpr int64_t kTile = 256;
 
 template <typename T, int Order>
 using MatrixMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>,
@@ -95,7 +98,8 @@ struct Problem {
 
 template <typename T, int OrderA, int OrderB>
 void run(const Problem& p, Layout la, Layout lb) {
-  auto product = [&](int64_t index) {
+  // Rows [r0, r0+rows) x columns [c0, c0+cols) of product `index`.
+  auto product = [&](int64_t index, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
     const T* a =
         static_cast<const T*>(p.a.data) + batch_offset(index, p.batch_sizes, p.a.batch_strides);
     const T* b =
@@ -103,19 +107,29 @@ void run(const Problem& p, Layout la, Layout lb) {
     const MatrixMap<T, OrderA> ma(a, p.m, p.k, Eigen::OuterStride<>(la.outer_stride));
     const MatrixMap<T, OrderB> mb(b, p.k, p.n, Eigen::OuterStride<>(lb.outer_stride));
     OutputMap<T> out(static_cast<T*>(p.out) + index * p.m * p.n, p.m, p.n);
-    out.noalias() = ma * mb;
+    out.block(r0, c0, rows, cols).noalias() = ma.middleRows(r0, rows) * mb.middleCols(c0, cols);
   };
+  EigenThreadsGuard single_threaded(1);
   const int64_t work = p.m * p.n * p.k;
-  const int threads = in_parallel_region() ? 1 : get_num_threads();
-  EigenThreadsGuard guard(work >= kGemmGrain ? threads : 1);
-  if (p.batch > 1 && work < kGemmGrain) {
+  if (work < kGemmGrain) {
     parallel_for(0, p.batch, std::max<int64_t>(1, kGemmGrain / std::max<int64_t>(work, 1)),
                  [&](int64_t begin, int64_t end) {
-                   for (int64_t i = begin; i < end; ++i) product(i);
+                   for (int64_t i = begin; i < end; ++i) product(i, 0, p.m, 0, p.n);
                  });
     return;
   }
-  for (int64_t i = 0; i < p.batch; ++i) product(i);
+  const int64_t row_tiles = (p.m + kTile - 1) / kTile;
+  const int64_t col_tiles = (p.n + kTile - 1) / kTile;
+  const int64_t per_product = row_tiles * col_tiles;
+  parallel_for(0, p.batch * per_product, 1, [&](int64_t begin, int64_t end) {
+    EigenThreadsGuard worker_single_threaded(1);
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t index = t / per_product;
+      const int64_t r0 = (t % per_product) / col_tiles * kTile;
+      const int64_t c0 = (t % per_product) % col_tiles * kTile;
+      product(index, r0, std::min(kTile, p.m - r0), c0, std::min(kTile, p.n - c0));
+    }
+  });
 }
 
 template <typename T>
