@@ -12,7 +12,7 @@ target_compile_features(accel PUBLIC cxx_std_20)
 target_include_directories(accel PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(accel PUBLIC fmt::fmt Threads::Threads OpenMP::OpenMP_CXX
-                            PRIVATE Eigen3::Eigen ZLIB::ZLIB)
+                            PRIVATE Eigen3::Eigen ZLIB::ZLIB nlohmann_json::nlohmann_json)
 target_compile_options(accel PRIVATE -Wall -Wextra)
 if(ACCEL_NATIVE)
   target_compile_options(accel PRIVATE -march=native)

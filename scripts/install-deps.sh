@@ -15,7 +15,7 @@ packages=(
   libgtest-dev        # unit tests
   libgmock-dev
   libbenchmark-dev    # benchmarks/
-  nlohmann-json3-dev  # test fixtures (PyTorch reference values)
+  nlohmann-json3-dev  # safetensors headers, test fixtures
   clang-format        # .ci/run's formatting check
 )
 

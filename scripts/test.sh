@@ -12,6 +12,8 @@ scripts/build.sh "$build_dir" -DACCEL_BUILD_TESTS=ON "$@"
 echo "test.sh: build took $((SECONDS - start)) s"
 
 start=$SECONDS
+status=0
 # shellcheck disable=SC2086  # CTEST_ARGS is a list of words
-ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" ${CTEST_ARGS:-}
+ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" ${CTEST_ARGS:-} || status=$?
 echo "test.sh: tests took $((SECONDS - start)) s"
+exit "$status"

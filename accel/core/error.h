@@ -25,9 +25,9 @@ template <typename... Args>
 }  // namespace accel
 
 // ACCEL_CHECK(cond, "op", "expected {}, got {}", a, b): the message is only built on failure.
-#define ACCEL_CHECK(cond, op, ...)              \
-  do {                                          \
-    if (!(cond)) [[unlikely]] {                 \
-      ::accel::fail(op, __VA_ARGS__);           \
-    }                                           \
+#define ACCEL_CHECK(cond, op, ...)    \
+  do {                                \
+    if (!(cond)) [[unlikely]] {       \
+      ::accel::fail(op, __VA_ARGS__); \
+    }                                 \
   } while (false)

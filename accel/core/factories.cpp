@@ -23,8 +23,8 @@ Tensor finish(Tensor t, const TensorOptions& options) {
 
 template <typename T>
 Tensor from_values(const T* values, size_t n, TensorOptions options) {
-  Tensor out = empty({static_cast<int64_t>(n)}, options.dtype(scalar_type_of<T>)
-                                                    .requires_grad(false));
+  Tensor out =
+      empty({static_cast<int64_t>(n)}, options.dtype(scalar_type_of<T>).requires_grad(false));
   std::copy(values, values + n, out.data_ptr<T>());
   return finish(out.to(options.dtype()), options);
 }
@@ -43,8 +43,8 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   check_sizes(sizes, "empty_strided");
-  ACCEL_CHECK(sizes.size() == strides.size(), "empty_strided",
-              "got {} sizes but {} strides", sizes.size(), strides.size());
+  ACCEL_CHECK(sizes.size() == strides.size(), "empty_strided", "got {} sizes but {} strides",
+              sizes.size(), strides.size());
   int64_t extent = 1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     ACCEL_CHECK(strides[i] >= 0, "empty_strided", "negative stride in {}", strides);
@@ -73,7 +73,9 @@ Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.options()); }
 Tensor zeros_like(const Tensor& t, TensorOptions options) { return zeros(t.sizes(), options); }
 Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.options()); }
 Tensor ones_like(const Tensor& t, TensorOptions options) { return ones(t.sizes(), options); }
-Tensor full_like(const Tensor& t, const Scalar& value) { return full(t.sizes(), value, t.options()); }
+Tensor full_like(const Tensor& t, const Scalar& value) {
+  return full(t.sizes(), value, t.options());
+}
 Tensor full_like(const Tensor& t, const Scalar& value, TensorOptions options) {
   return full(t.sizes(), value, options);
 }
@@ -84,15 +86,18 @@ Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
 }
 
 Tensor arange(const Scalar& end, TensorOptions options) { return arange(0, end, 1, options); }
-Tensor arange(const Scalar& end, ScalarType dtype) { return arange(0, end, 1, TensorOptions(dtype)); }
+Tensor arange(const Scalar& end, ScalarType dtype) {
+  return arange(0, end, 1, TensorOptions(dtype));
+}
 
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
   const double s = start.to_double(), e = end.to_double(), d = step.to_double();
   ACCEL_CHECK(d != 0, "arange", "step must be nonzero");
   ACCEL_CHECK(std::isfinite(s) && std::isfinite(e), "arange", "unsupported range: {} -> {}", s, e);
-  ACCEL_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), "arange",
-              "upper bound and larger bound inconsistent with step sign (start {}, end {}, step {})",
-              s, e, d);
+  ACCEL_CHECK(
+      (d > 0 && e >= s) || (d < 0 && e <= s), "arange",
+      "upper bound and larger bound inconsistent with step sign (start {}, end {}, step {})", s, e,
+      d);
   const int64_t n = static_cast<int64_t>(std::ceil((e - s) / d));
   const bool all_integers =
       !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
@@ -104,7 +109,8 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
       const int64_t s0 = start.to<int64_t>(), d0 = step.to<int64_t>();
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s0 + i * d0);
     } else {
-      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<acc_t<T>>(s + static_cast<double>(i) * d));
+      for (int64_t i = 0; i < n; ++i)
+        p[i] = static_cast<T>(static_cast<acc_t<T>>(s + static_cast<double>(i) * d));
     }
   });
   return finish(out, options);
@@ -140,23 +146,37 @@ Tensor eye(int64_t n, int64_t m, TensorOptions options) {
   return finish(out, options);
 }
 
-Tensor tensor(std::initializer_list<float> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
-Tensor tensor(std::initializer_list<double> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
-Tensor tensor(std::initializer_list<int64_t> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
-Tensor tensor(std::initializer_list<bool> v, TensorOptions o) { return from_values(v.begin(), v.size(), o); }
+Tensor tensor(std::initializer_list<float> v, TensorOptions o) {
+  return from_values(v.begin(), v.size(), o);
+}
+Tensor tensor(std::initializer_list<double> v, TensorOptions o) {
+  return from_values(v.begin(), v.size(), o);
+}
+Tensor tensor(std::initializer_list<int64_t> v, TensorOptions o) {
+  return from_values(v.begin(), v.size(), o);
+}
+Tensor tensor(std::initializer_list<bool> v, TensorOptions o) {
+  return from_values(v.begin(), v.size(), o);
+}
 Tensor tensor(std::initializer_list<int> v, TensorOptions o) {
   std::vector<int64_t> wide(v.begin(), v.end());
   return from_values(wide.data(), wide.size(), o);
 }
-Tensor tensor(const std::vector<float>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
-Tensor tensor(const std::vector<double>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
-Tensor tensor(const std::vector<int64_t>& v, TensorOptions o) { return from_values(v.data(), v.size(), o); }
+Tensor tensor(const std::vector<float>& v, TensorOptions o) {
+  return from_values(v.data(), v.size(), o);
+}
+Tensor tensor(const std::vector<double>& v, TensorOptions o) {
+  return from_values(v.data(), v.size(), o);
+}
+Tensor tensor(const std::vector<int64_t>& v, TensorOptions o) {
+  return from_values(v.data(), v.size(), o);
+}
 
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   check_sizes(sizes, "from_blob");
   ACCEL_CHECK(data != nullptr || product(sizes) == 0, "from_blob", "data pointer is null");
-  ACCEL_CHECK(sizes.size() == strides.size(), "from_blob",
-              "got {} sizes but {} strides", sizes.size(), strides.size());
+  ACCEL_CHECK(sizes.size() == strides.size(), "from_blob", "got {} sizes but {} strides",
+              sizes.size(), strides.size());
   int64_t extent = product(sizes) == 0 ? 0 : 1;
   for (size_t i = 0; i < sizes.size() && extent > 0; ++i) {
     ACCEL_CHECK(strides[i] >= 0, "from_blob", "negative stride in {}", strides);
@@ -175,8 +195,8 @@ Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options) {
 Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
                  TensorOptions options) {
   Tensor t = from_blob(data, sizes, options);
-  auto storage = std::make_shared<Storage>(data, t.storage()->nbytes(), options.device(),
-                                           std::move(deleter));
+  auto storage =
+      std::make_shared<Storage>(data, t.storage()->nbytes(), options.device(), std::move(deleter));
   t.impl()->storage = std::move(storage);
   return t;
 }

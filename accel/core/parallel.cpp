@@ -49,7 +49,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
 #ifdef _OPENMP
   const int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
   std::exception_ptr error;
-#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
+#pragma omp parallel for num_threads(static_cast <int>(chunks)) schedule(static, 1)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t lo = begin + n * c / chunks;
     const int64_t hi = begin + n * (c + 1) / chunks;

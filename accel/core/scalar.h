@@ -18,8 +18,7 @@ class Scalar {
   Scalar() : Scalar(int64_t{0}) {}
   Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
+  requires(!std::same_as<T, bool>) Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
   template <std::floating_point T>
   Scalar(T v) : kind_(Kind::Float), d_(static_cast<double>(v)) {}
   Scalar(Half v) : Scalar(static_cast<float>(v)) {}

@@ -1,9 +1,9 @@
 // Names of the scalar types and PyTorch's promotion table.
 #include "accel/core/scalar_type.h"
 
-#include "accel/core/int_array_ref.h"
-
 #include <ostream>
+
+#include "accel/core/int_array_ref.h"
 
 namespace accel {
 
@@ -21,8 +21,8 @@ std::ostream& operator<<(std::ostream& out, IntArrayRef values) {
 ScalarType promote_types(ScalarType a, ScalarType b) {
   // Rows and columns in enum order: f32 f64 f16 bf16 i64 i32 u8 b1 (torch/_prims_common).
   using S = ScalarType;
-  constexpr S f4 = S::Float32, f8 = S::Float64, f2 = S::Float16, bf = S::BFloat16,
-              i8 = S::Int64, i4 = S::Int32, u1 = S::UInt8, b1 = S::Bool;
+  constexpr S f4 = S::Float32, f8 = S::Float64, f2 = S::Float16, bf = S::BFloat16, i8 = S::Int64,
+              i4 = S::Int32, u1 = S::UInt8, b1 = S::Bool;
   constexpr S table[kNumScalarTypes][kNumScalarTypes] = {
       /* f32 */ {f4, f8, f4, f4, f4, f4, f4, f4},
       /* f64 */ {f8, f8, f8, f8, f8, f8, f8, f8},

@@ -63,9 +63,9 @@ inline constexpr ScalarType kDefaultFloat = kFloat32;
 
 template <typename T>
 struct CppTypeToScalarType;
-#define ACCEL_SCALAR_TYPE_PAIR(cpp, st)              \
-  template <>                                        \
-  struct CppTypeToScalarType<cpp> {                  \
+#define ACCEL_SCALAR_TYPE_PAIR(cpp, st)                 \
+  template <>                                           \
+  struct CppTypeToScalarType<cpp> {                     \
     static constexpr ScalarType value = ScalarType::st; \
   };
 ACCEL_SCALAR_TYPE_PAIR(float, Float32)

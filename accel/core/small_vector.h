@@ -22,10 +22,11 @@ class SmallVector {
     assign(first, last);
   }
   template <typename Range>
-    requires requires(const Range& r) { r.begin(); r.end(); }
-  SmallVector(const Range& r) {
-    assign(r.begin(), r.end());
+  requires requires(const Range& r) {
+    r.begin();
+    r.end();
   }
+  SmallVector(const Range& r) { assign(r.begin(), r.end()); }
   SmallVector(const SmallVector& other) { assign(other.begin(), other.end()); }
   SmallVector(SmallVector&& other) noexcept { *this = std::move(other); }
   SmallVector& operator=(const SmallVector& other) {
@@ -100,7 +101,9 @@ class SmallVector {
   T& back() { return data()[size_ - 1]; }
   const T& back() const { return data()[size_ - 1]; }
   std::vector<T> vec() const { return {begin(), end()}; }
-  bool operator==(const SmallVector& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+  bool operator==(const SmallVector& o) const {
+    return std::equal(begin(), end(), o.begin(), o.end());
+  }
 
  private:
   T inline_[N] = {};

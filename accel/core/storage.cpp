@@ -12,7 +12,10 @@ Storage::Storage(size_t nbytes, Device device)
 }
 
 Storage::Storage(void* data, size_t nbytes, Device device, std::function<void(void*)> deleter)
-    : data_(data), nbytes_(nbytes), device_(device), allocator_(nullptr),
+    : data_(data),
+      nbytes_(nbytes),
+      device_(device),
+      allocator_(nullptr),
       deleter_(std::move(deleter)) {}
 
 Storage::~Storage() {

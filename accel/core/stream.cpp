@@ -12,8 +12,8 @@ thread_local Stream current_cuda_stream{Device(kCUDA, 0), nullptr};
 }
 
 void Stream::synchronize() const {
-  ACCEL_CHECK(device_.is_cpu(), "Stream::synchronize",
-              "device {} is not available in this build", device_);
+  ACCEL_CHECK(device_.is_cpu(), "Stream::synchronize", "device {} is not available in this build",
+              device_);
 }
 
 Stream current_stream(Device device) {

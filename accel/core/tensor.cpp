@@ -52,8 +52,8 @@ AutogradMeta& TensorImpl::autograd() {
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   const int64_t n = std::max<int64_t>(ndim, 1);
   ACCEL_CHECK(dim >= -n && dim < n, op,
-              "dimension out of range (expected to be in range of [{}, {}], but got {})", -n,
-              n - 1, dim);
+              "dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1,
+              dim);
   return dim < 0 ? dim + n : dim;
 }
 
@@ -79,14 +79,22 @@ Scalar Tensor::item() const {
   const Tensor host = is_cpu() ? *this : cpu();
   const void* p = host.data_ptr();
   switch (dtype()) {
-    case kFloat32: return *static_cast<const float*>(p);
-    case kFloat64: return *static_cast<const double*>(p);
-    case kFloat16: return *static_cast<const Half*>(p);
-    case kBFloat16: return *static_cast<const BFloat16*>(p);
-    case kInt64: return *static_cast<const int64_t*>(p);
-    case kInt32: return *static_cast<const int32_t*>(p);
-    case kUInt8: return *static_cast<const uint8_t*>(p);
-    case kBool: return *static_cast<const bool*>(p);
+    case kFloat32:
+      return *static_cast<const float*>(p);
+    case kFloat64:
+      return *static_cast<const double*>(p);
+    case kFloat16:
+      return *static_cast<const Half*>(p);
+    case kBFloat16:
+      return *static_cast<const BFloat16*>(p);
+    case kInt64:
+      return *static_cast<const int64_t*>(p);
+    case kInt32:
+      return *static_cast<const int32_t*>(p);
+    case kUInt8:
+      return *static_cast<const uint8_t*>(p);
+    case kBool:
+      return *static_cast<const bool*>(p);
   }
   fail("item", "unknown dtype");
 }
@@ -158,8 +166,9 @@ void Tensor::register_post_accumulate_grad_hook(PostAccumulateGradHook hook) con
   ACCEL_CHECK(is_leaf() && requires_grad(), "register_post_accumulate_grad_hook",
               "post accumulate grad hooks can only be registered on leaf tensors that require "
               "grad");
-  const_cast<TensorImpl&>(checked_impl()).autograd().post_accumulate_hooks.push_back(
-      std::move(hook));
+  const_cast<TensorImpl&>(checked_impl())
+      .autograd()
+      .post_accumulate_hooks.push_back(std::move(hook));
 }
 
 void Tensor::retain_grad() const {

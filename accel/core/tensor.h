@@ -228,7 +228,8 @@ class Tensor {
 
  private:
   const TensorImpl& checked_impl() const {
-    if (!impl_) [[unlikely]] fail_undefined();
+    if (!impl_) [[unlikely]]
+      fail_undefined();
     return *impl_;
   }
   [[noreturn]] static void fail_undefined();

@@ -39,9 +39,9 @@ struct TensorImpl {
   ScalarType dtype;
   bool is_contiguous = true;
   // Autograd state every recorded op touches lives inline; the rest is in autograd_meta.
-  bool requires_grad = false;  // leaves only: whether gradients accumulate into grad
-  bool is_view = false;        // made by a view op: shares storage with another tensor
-  uint32_t output_nr = 0;      // which output of grad_fn this tensor is
+  bool requires_grad = false;               // leaves only: whether gradients accumulate into grad
+  bool is_view = false;                     // made by a view op: shares storage with another tensor
+  uint32_t output_nr = 0;                   // which output of grad_fn this tensor is
   std::shared_ptr<autograd::Node> grad_fn;  // null for leaves
   std::unique_ptr<AutogradMeta> autograd_meta;
 };

@@ -87,6 +87,9 @@ class Module : public std::enable_shared_from_this<Module> {
   // Copies values into the existing tensors. A shape mismatch is always an error; missing and
   // unexpected keys are errors when strict. One error lists every problem found.
   void load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict = true);
+  // state_dict() to a safetensors file (written atomically) and back through load_state_dict.
+  void save(const std::string& path) const;
+  void load(const std::string& path, bool strict = true);
 
  private:
   void add_child(std::string name, std::shared_ptr<Module> child);

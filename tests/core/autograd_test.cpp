@@ -8,9 +8,7 @@
 namespace accel {
 namespace {
 
-Tensor leaf(std::initializer_list<double> values) {
-  return tensor(values).requires_grad_();
-}
+Tensor leaf(std::initializer_list<double> values) { return tensor(values).requires_grad_(); }
 
 void expect_message(const std::function<void()>& f, const std::string& part) {
   try {
@@ -159,9 +157,8 @@ TEST(Autograd, QueuedCallbackRunsAfterAllAccumulations) {
   std::vector<std::string> events;
   a.register_post_accumulate_grad_hook([&](const Tensor&) {
     events.push_back("a");
-    autograd::queue_callback([&] {
-      events.push_back(b.grad().defined() ? "callback after b" : "callback before b");
-    });
+    autograd::queue_callback(
+        [&] { events.push_back(b.grad().defined() ? "callback after b" : "callback before b"); });
   });
   b.register_post_accumulate_grad_hook([&](const Tensor&) { events.push_back("b"); });
   (a * b).sum().backward();

@@ -104,9 +104,9 @@ TEST(Item, RequiresOneElement) {
 TEST(Conversion, HalfAndBFloat16RoundToNearestEven) {
   EXPECT_EQ(Half(1.0f).bits, 0x3c00);
   EXPECT_EQ(Half(65504.f).bits, 0x7bff);
-  EXPECT_EQ(Half(65520.f).bits, 0x7c00);  // halfway to the next: rounds to inf
+  EXPECT_EQ(Half(65520.f).bits, 0x7c00);             // halfway to the next: rounds to inf
   EXPECT_EQ(Half(1.0f + 1.0f / 2048).bits, 0x3c00);  // tie to even
-  EXPECT_EQ(Half(5.96046448e-08f).bits, 0x0001);  // smallest subnormal
+  EXPECT_EQ(Half(5.96046448e-08f).bits, 0x0001);     // smallest subnormal
   EXPECT_FLOAT_EQ(static_cast<float>(Half::from_bits(0x0001)), 5.96046448e-08f);
   EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::numeric_limits<float>::quiet_NaN()))));
   EXPECT_EQ(BFloat16(1.0f).bits, 0x3f80);

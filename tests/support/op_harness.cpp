@@ -163,8 +163,8 @@ void check_low_precision(const OpCase& c, const std::string& fixture) {
     const double tol = dtype == kFloat32 ? 1e-5 : dtype == kFloat16 ? 4e-3 : 3e-2;
     // Reduced-precision inputs are themselves rounded: compare with a relative tolerance
     // plus an absolute one scaled to the output's magnitude.
-    const double scale = std::max(1.0, expected.numel() == 0 ? 1.0
-                                                              : expected.to(kFloat64).abs().amax().item<double>());
+    const double scale = std::max(
+        1.0, expected.numel() == 0 ? 1.0 : expected.to(kFloat64).abs().amax().item<double>());
     expect_close(out, expected, tol, tol * scale,
                  c.name + " forward (" + std::string(to_string(dtype)) + ")");
   }

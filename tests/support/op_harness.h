@@ -36,20 +36,18 @@ void check_table_covers_fixture(const std::vector<OpCase>& cases, const std::str
 }  // namespace accel::testing
 
 // Declares the parameterized suite `Suite` over the vector<OpCase> `cases`.
-#define ACCEL_OP_TEST_SUITE(Suite, fixture, cases)                                       \
-  class Suite : public ::testing::TestWithParam<::accel::testing::OpCase> {};          \
-  TEST_P(Suite, ForwardMatchesPyTorch) { ::accel::testing::check_forward(GetParam(), fixture); } \
-  TEST_P(Suite, BackwardMatchesPyTorch) {                                              \
-    ::accel::testing::check_backward(GetParam(), fixture);                              \
-  }                                                                                     \
-  TEST_P(Suite, GradientMatchesFiniteDifferences) {                                     \
-    ::accel::testing::check_finite_differences(GetParam(), fixture);                    \
-  }                                                                                     \
-  TEST_P(Suite, LowPrecisionForward) {                                                  \
-    ::accel::testing::check_low_precision(GetParam(), fixture);                         \
-  }                                                                                     \
-  TEST(Suite##Table, CoversFixture) {                                                   \
-    ::accel::testing::check_table_covers_fixture(cases, fixture);                       \
-  }                                                                                     \
-  INSTANTIATE_TEST_SUITE_P(Ops, Suite, ::testing::ValuesIn(cases),                      \
+#define ACCEL_OP_TEST_SUITE(Suite, fixture, cases)                                                 \
+  class Suite : public ::testing::TestWithParam<::accel::testing::OpCase> {};                      \
+  TEST_P(Suite, ForwardMatchesPyTorch) { ::accel::testing::check_forward(GetParam(), fixture); }   \
+  TEST_P(Suite, BackwardMatchesPyTorch) { ::accel::testing::check_backward(GetParam(), fixture); } \
+  TEST_P(Suite, GradientMatchesFiniteDifferences) {                                                \
+    ::accel::testing::check_finite_differences(GetParam(), fixture);                               \
+  }                                                                                                \
+  TEST_P(Suite, LowPrecisionForward) {                                                             \
+    ::accel::testing::check_low_precision(GetParam(), fixture);                                    \
+  }                                                                                                \
+  TEST(Suite##Table, CoversFixture) {                                                              \
+    ::accel::testing::check_table_covers_fixture(cases, fixture);                                  \
+  }                                                                                                \
+  INSTANTIATE_TEST_SUITE_P(Ops, Suite, ::testing::ValuesIn(cases),                                 \
                            [](const auto& info) { return info.param.name; })

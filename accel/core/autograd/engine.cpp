@@ -21,7 +21,7 @@ namespace accel::autograd {
 namespace {
 
 struct NodeState {
-  GradVector grads;        // summed gradients of the node's outputs
+  GradVector grads;  // summed gradients of the node's outputs
   int64_t dependencies = 0;
   bool needed = false;
 };

@@ -33,7 +33,8 @@ class FunctionNode final : public Node {
   FunctionNode(const char* name, F&& backward) : Node(name), backward_(std::move(backward)) {}
 
   void apply(GradVector& grad_outputs, GradInputs& grad_inputs) override {
-    if (!backward_) [[unlikely]] fail_released();
+    if (!backward_) [[unlikely]]
+      fail_released();
     if constexpr (std::is_invocable_v<F&, const Tensor&, GradInputs&>) {
       (*backward_)(grad_outputs[0], grad_inputs);
     } else {

@@ -61,7 +61,8 @@ Edge gradient_edge(const Tensor& t) {
   if (impl->grad_fn) return {impl->grad_fn, impl->output_nr};
   if (!impl->requires_grad) return {};
   AutogradMeta& meta = impl->autograd();
-  if (!meta.grad_accumulator) meta.grad_accumulator = std::make_shared<AccumulateGrad>(t.impl_ptr());
+  if (!meta.grad_accumulator)
+    meta.grad_accumulator = std::make_shared<AccumulateGrad>(t.impl_ptr());
   return {meta.grad_accumulator, 0};
 }
 

@@ -1,17 +1,17 @@
 // Thread-local free lists of node-sized blocks, in 32-byte size classes up to 1 KiB.
 #include "accel/core/autograd/node_pool.h"
 
-#include "accel/core/allocator.h"
-
 #include <cstdlib>
 #include <new>
 #include <vector>
+
+#include "accel/core/allocator.h"
 
 namespace accel::autograd {
 
 namespace {
 constexpr size_t kGranule = 32;
-constexpr size_t kClasses = 32;            // blocks up to 1 KiB are pooled
+constexpr size_t kClasses = 32;  // blocks up to 1 KiB are pooled
 constexpr size_t kMaxBlocksPerClass = 4096;
 
 thread_local bool pool_destroyed = false;  // trivially destructible: readable at exit

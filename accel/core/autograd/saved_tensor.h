@@ -16,11 +16,12 @@ class SavedTensorModified : public Error {
 class SavedTensor {
  public:
   SavedTensor() = default;
-  SavedTensor(const Tensor& t) : data_(t.defined() ? t.detach() : Tensor()),
-                                 version_(t.defined() ? t.version() : 0) {}
+  SavedTensor(const Tensor& t)
+      : data_(t.defined() ? t.detach() : Tensor()), version_(t.defined() ? t.version() : 0) {}
 
   const Tensor& get() const {
-    if (data_.defined() && data_.version() != version_) [[unlikely]] fail_modified();
+    if (data_.defined() && data_.version() != version_) [[unlikely]]
+      fail_modified();
     return data_;
   }
   bool defined() const { return data_.defined(); }

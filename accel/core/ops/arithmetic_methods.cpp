@@ -8,10 +8,18 @@ namespace accel {
 
 using std::optional;
 
-Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const { return accel::add(*this, o, alpha); }
-Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const { return accel::add(*this, o, alpha); }
-Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const { return accel::sub(*this, o, alpha); }
-Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const { return accel::sub(*this, o, alpha); }
+Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const {
+  return accel::add(*this, o, alpha);
+}
+Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const {
+  return accel::add(*this, o, alpha);
+}
+Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const {
+  return accel::sub(*this, o, alpha);
+}
+Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const {
+  return accel::sub(*this, o, alpha);
+}
 Tensor Tensor::mul(const Tensor& o) const { return accel::mul(*this, o); }
 Tensor Tensor::mul(const Scalar& o) const { return accel::mul(*this, o); }
 Tensor Tensor::div(const Tensor& o) const { return accel::div(*this, o); }

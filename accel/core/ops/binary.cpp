@@ -39,8 +39,8 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alph
   check_same_device(a, b, name);
   const ScalarType compute = compute_type(op, result_type(a, b));
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), name);
-  Tensor out = empty(shape, TensorOptions(math::is_comparison(op) ? kBool : compute)
-                                .device(a.device()));
+  Tensor out =
+      empty(shape, TensorOptions(math::is_comparison(op) ? kBool : compute).device(a.device()));
   run_kernel(op, compute, out, as_type(a, compute), as_type(b, compute), alpha, name);
   return out;
 }
@@ -64,9 +64,8 @@ Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double al
   check_same_device(self, other, name);
   autograd::check_inplace(self, autograd::requires_grad(other), name);
   const ScalarType compute = compute_type(op, result_type(self, other));
-  ACCEL_CHECK(compute == self.dtype() || promote_types(compute, self.dtype()) == self.dtype(),
-              name, "result type {} can't be cast to the desired output type {}", compute,
-              self.dtype());
+  ACCEL_CHECK(compute == self.dtype() || promote_types(compute, self.dtype()) == self.dtype(), name,
+              "result type {} can't be cast to the desired output type {}", compute, self.dtype());
   const bool recording = autograd::should_record(self, other);
   if (!recording && compute == self.dtype() && other.dtype() == compute) {
     broadcast_strides(other, self.sizes(), name);  // other must broadcast to self's shape
@@ -79,11 +78,20 @@ Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double al
   const Tensor source = recording ? accel::clone(self) : self;
   Tensor result;
   switch (op) {
-    case BinaryOp::Add: result = accel::add(source, other, alpha); break;
-    case BinaryOp::Sub: result = accel::sub(source, other, alpha); break;
-    case BinaryOp::Mul: result = accel::mul(source, other); break;
-    case BinaryOp::Div: result = accel::div(source, other); break;
-    default: fail(name, "has no in-place form");
+    case BinaryOp::Add:
+      result = accel::add(source, other, alpha);
+      break;
+    case BinaryOp::Sub:
+      result = accel::sub(source, other, alpha);
+      break;
+    case BinaryOp::Mul:
+      result = accel::mul(source, other);
+      break;
+    case BinaryOp::Div:
+      result = accel::div(source, other);
+      break;
+    default:
+      fail(name, "has no in-place form");
   }
   ACCEL_CHECK(result.sizes() == self.sizes(), name,
               "output with shape {} doesn't match the broadcast shape {}", self.sizes(),
@@ -272,12 +280,12 @@ Tensor neg(const Tensor& a) {
 
 // ---- comparisons ----
 
-#define ACCEL_COMPARISON(name, Op)                                                          \
-  Tensor name(const Tensor& a, const Tensor& b) {                                          \
-    return binary_forward(BinaryOp::Op, a, b, 1.0, #name);                                 \
-  }                                                                                        \
-  Tensor name(const Tensor& a, const Scalar& b) {                                          \
-    return binary_forward(BinaryOp::Op, a, b, 1.0, #name);                                 \
+#define ACCEL_COMPARISON(name, Op)                         \
+  Tensor name(const Tensor& a, const Tensor& b) {          \
+    return binary_forward(BinaryOp::Op, a, b, 1.0, #name); \
+  }                                                        \
+  Tensor name(const Tensor& a, const Scalar& b) {          \
+    return binary_forward(BinaryOp::Op, a, b, 1.0, #name); \
   }
 ACCEL_COMPARISON(eq, Eq)
 ACCEL_COMPARISON(ne, Ne)
@@ -311,7 +319,8 @@ Tensor& Tensor::div_(const Tensor& other) {
   return binary_inplace(BinaryOp::Div, *this, other, 1.0, "div_");
 }
 Tensor& Tensor::div_(const Scalar& other) {
-  return div_(scalar_tensor_for(*this, other, compute_type(BinaryOp::Div, result_type(*this, other))));
+  return div_(
+      scalar_tensor_for(*this, other, compute_type(BinaryOp::Div, result_type(*this, other))));
 }
 
 }  // namespace accel

@@ -1,7 +1,8 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype) (differentiable between
 // floating types) and to(device), plus fill_/zero_.
-#include "accel/core/ops/op_support.h"
 #include "accel/kernels/cpu/copy.h"
+
+#include "accel/core/ops/op_support.h"
 
 namespace accel {
 
@@ -42,8 +43,8 @@ Tensor& Tensor::fill_(const Scalar& value) {
   check_cpu(*this, "fill_");
   ScalarBuffer buffer(value, dtype());
   DimVector strides = this->strides();
-  cpu::fill(dtype(), cpu::Loop<1>(sizes(), {static_cast<char*>(data_ptr())}, {strides},
-                                  {element_size()}),
+  cpu::fill(dtype(),
+            cpu::Loop<1>(sizes(), {static_cast<char*>(data_ptr())}, {strides}, {element_size()}),
             buffer.data());
   storage()->bump_version();
   if (GradMode::is_enabled() && impl()->grad_fn) {

@@ -8,7 +8,9 @@ namespace accel {
 namespace {
 enum class Category { Bool, Integer, Floating };
 Category category(ScalarType t) {
-  return t == kBool ? Category::Bool : is_floating_point(t) ? Category::Floating : Category::Integer;
+  return t == kBool             ? Category::Bool
+         : is_floating_point(t) ? Category::Floating
+                                : Category::Integer;
 }
 }  // namespace
 
@@ -17,7 +19,8 @@ ScalarType result_type(const Tensor& a, const Tensor& b) {
   if (a_dim == b_dim) return promote_types(a.dtype(), b.dtype());
   const Tensor& high = a_dim ? a : b;  // the dimensioned one
   const Tensor& low = a_dim ? b : a;
-  if (category(low.dtype()) > category(high.dtype())) return promote_types(high.dtype(), low.dtype());
+  if (category(low.dtype()) > category(high.dtype()))
+    return promote_types(high.dtype(), low.dtype());
   return high.dtype();
 }
 
@@ -36,8 +39,8 @@ DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     ACCEL_CHECK(da == db || da == 1 || db == 1, op,
-                "shapes {} and {} cannot be broadcast together (dimension {}: {} vs {})", a, b,
-                i, da, db);
+                "shapes {} and {} cannot be broadcast together (dimension {}: {} vs {})", a, b, i,
+                da, db);
     out[i] = da == 1 ? db : da;
   }
   return out;

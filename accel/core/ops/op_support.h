@@ -34,8 +34,7 @@ struct ScalarBuffer {
 // An element-wise loop writing `out` from `inputs` broadcast to out's shape. A null entry in
 // `scalars` stands for the input tensor at that position; a non-null one is a number.
 template <int N>
-cpu::Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs,
-                       const char* op) {
+cpu::Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, const char* op) {
   std::array<char*, N> data;
   std::array<DimVector, N> strides;
   std::array<int64_t, N> element_sizes;

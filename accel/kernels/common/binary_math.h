@@ -16,7 +16,8 @@ constexpr bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq; }
 template <typename T>
 ACCEL_INLINE T pow_value(T base, T exponent) {
   if constexpr (std::is_integral_v<T>) {
-    if (exponent < 0) return base == 1 ? T(1) : (base == T(-1) ? (exponent % 2 ? T(-1) : T(1)) : T(0));
+    if (exponent < 0)
+      return base == 1 ? T(1) : (base == T(-1) ? (exponent % 2 ? T(-1) : T(1)) : T(0));
     T result = 1;
     while (exponent > 0) {
       if (exponent & 1) result = static_cast<T>(result * base);

@@ -29,9 +29,8 @@ void run(const Loop<3>& loop, double alpha) {
       return static_cast<Out>(a / b);
     });
   } else if constexpr (std::is_same_v<T, bool> && !math::is_comparison(Op)) {
-    map_elements<Out, T, T>(loop, [](T a, T b) {
-      return static_cast<Out>(math::binary_value<Op, int>(a, b) != 0);
-    });
+    map_elements<Out, T, T>(
+        loop, [](T a, T b) { return static_cast<Out>(math::binary_value<Op, int>(a, b) != 0); });
   } else {
     map_elements<Out, T, T>(
         loop, [](T a, T b) { return static_cast<Out>(math::binary_value<Op, A>(A(a), A(b))); });
@@ -47,21 +46,33 @@ void run_for_dtype(ScalarType dtype, const Loop<3>& loop, double alpha) {
 
 void binary(BinaryOp op, ScalarType dtype, const Loop<3>& loop, double alpha) {
   switch (op) {
-    case BinaryOp::Add: return run_for_dtype<BinaryOp::Add>(dtype, loop, alpha);
-    case BinaryOp::Sub: return run_for_dtype<BinaryOp::Sub>(dtype, loop, alpha);
-    case BinaryOp::Mul: return run_for_dtype<BinaryOp::Mul>(dtype, loop, alpha);
-    case BinaryOp::Div: return run_for_dtype<BinaryOp::Div>(dtype, loop, alpha);
-    case BinaryOp::Pow: return run_for_dtype<BinaryOp::Pow>(dtype, loop, alpha);
-    case BinaryOp::Maximum: return run_for_dtype<BinaryOp::Maximum>(dtype, loop, alpha);
-    case BinaryOp::Minimum: return run_for_dtype<BinaryOp::Minimum>(dtype, loop, alpha);
-    case BinaryOp::Eq: return run_for_dtype<BinaryOp::Eq>(dtype, loop, alpha);
-    case BinaryOp::Ne: return run_for_dtype<BinaryOp::Ne>(dtype, loop, alpha);
-    case BinaryOp::Lt: return run_for_dtype<BinaryOp::Lt>(dtype, loop, alpha);
-    case BinaryOp::Le: return run_for_dtype<BinaryOp::Le>(dtype, loop, alpha);
-    case BinaryOp::Gt: return run_for_dtype<BinaryOp::Gt>(dtype, loop, alpha);
-    case BinaryOp::Ge: return run_for_dtype<BinaryOp::Ge>(dtype, loop, alpha);
+    case BinaryOp::Add:
+      return run_for_dtype<BinaryOp::Add>(dtype, loop, alpha);
+    case BinaryOp::Sub:
+      return run_for_dtype<BinaryOp::Sub>(dtype, loop, alpha);
+    case BinaryOp::Mul:
+      return run_for_dtype<BinaryOp::Mul>(dtype, loop, alpha);
+    case BinaryOp::Div:
+      return run_for_dtype<BinaryOp::Div>(dtype, loop, alpha);
+    case BinaryOp::Pow:
+      return run_for_dtype<BinaryOp::Pow>(dtype, loop, alpha);
+    case BinaryOp::Maximum:
+      return run_for_dtype<BinaryOp::Maximum>(dtype, loop, alpha);
+    case BinaryOp::Minimum:
+      return run_for_dtype<BinaryOp::Minimum>(dtype, loop, alpha);
+    case BinaryOp::Eq:
+      return run_for_dtype<BinaryOp::Eq>(dtype, loop, alpha);
+    case BinaryOp::Ne:
+      return run_for_dtype<BinaryOp::Ne>(dtype, loop, alpha);
+    case BinaryOp::Lt:
+      return run_for_dtype<BinaryOp::Lt>(dtype, loop, alpha);
+    case BinaryOp::Le:
+      return run_for_dtype<BinaryOp::Le>(dtype, loop, alpha);
+    case BinaryOp::Gt:
+      return run_for_dtype<BinaryOp::Gt>(dtype, loop, alpha);
+    case BinaryOp::Ge:
+      return run_for_dtype<BinaryOp::Ge>(dtype, loop, alpha);
   }
 }
 
 }  // namespace accel::cpu
-

@@ -34,15 +34,15 @@ void fill(ScalarType type, const Loop<1>& loop, const void* value) {
   dispatch_all(type, "fill", [&]<typename T>() {
     T v;
     std::memcpy(&v, value, sizeof(T));
-    loop.run([&](const std::array<char*, 1>& ptrs, const std::array<int64_t, 1>& strides,
-                 int64_t n) {
-      if (strides[0] == sizeof(T)) {
-        T* out = reinterpret_cast<T*>(ptrs[0]);
-        for (int64_t i = 0; i < n; ++i) out[i] = v;
-      } else {
-        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(ptrs[0] + i * strides[0]) = v;
-      }
-    });
+    loop.run(
+        [&](const std::array<char*, 1>& ptrs, const std::array<int64_t, 1>& strides, int64_t n) {
+          if (strides[0] == sizeof(T)) {
+            T* out = reinterpret_cast<T*>(ptrs[0]);
+            for (int64_t i = 0; i < n; ++i) out[i] = v;
+          } else {
+            for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(ptrs[0] + i * strides[0]) = v;
+          }
+        });
   });
 }
 

@@ -22,8 +22,8 @@ inline constexpr int kMaxLoopDims = 16;
 template <int N>
 struct Loop {
   int ndim = 0;
-  int64_t sizes[kMaxLoopDims] = {};          // innermost first
-  int64_t strides[N][kMaxLoopDims] = {};     // bytes, innermost first
+  int64_t sizes[kMaxLoopDims] = {};       // innermost first
+  int64_t strides[N][kMaxLoopDims] = {};  // bytes, innermost first
   std::array<char*, N> data = {};
   int64_t numel = 1;
 
@@ -107,7 +107,8 @@ struct Loop {
   template <typename Inner>
   void run(Inner inner, int64_t grain = kElementwiseGrain) const {
     if (numel == 0) return;
-    parallel_for(0, numel, grain, [&](int64_t begin, int64_t end) { run_range(begin, end, inner); });
+    parallel_for(0, numel, grain,
+                 [&](int64_t begin, int64_t end) { run_range(begin, end, inner); });
   }
 };
 
@@ -117,8 +118,7 @@ struct Loop {
 template <typename Out, typename... In, typename F>
 void map_elements(const Loop<1 + sizeof...(In)>& loop, F f) {
   constexpr int N = 1 + sizeof...(In);
-  loop.run([&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides,
-               int64_t n) {
+  loop.run([&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides, int64_t n) {
     [&]<size_t... I>(std::index_sequence<I...>) {
       Out* out = reinterpret_cast<Out*>(ptrs[0]);
       std::tuple<const In*...> in{reinterpret_cast<const In*>(ptrs[I + 1])...};
@@ -147,7 +147,8 @@ void map_elements(const Loop<1 + sizeof...(In)>& loop, F f) {
         *reinterpret_cast<Out*>(ptrs[0] + i * strides[0]) =
             f(*reinterpret_cast<const In*>(ptrs[I + 1] + i * strides[I + 1])...);
       }
-    }(std::index_sequence_for<In...>{});
+    }
+    (std::index_sequence_for<In...>{});
   });
 }
 

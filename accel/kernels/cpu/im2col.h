@@ -1,0 +1,34 @@
+// im2col and col2im for 2-D convolution: unfold every receptive field of an image into one
+// column so that a convolution becomes a matrix product (and fold columns back, summing
+// overlaps, for the input gradient). Conv1d uses them with a unit height.
+#pragma once
+
+#include <cstdint>
+
+#include "accel/core/scalar_type.h"
+
+namespace accel::cpu {
+
+// One image's convolution geometry. pad_h / pad_w are the top / left padding; the bottom /
+// right padding is whatever out_h / out_w imply (PyTorch's "same" pads unevenly).
+struct ConvGeometry {
+  int64_t channels, height, width;
+  int64_t kernel_h, kernel_w;
+  int64_t pad_h, pad_w;
+  int64_t stride_h, stride_w;
+  int64_t dilation_h, dilation_w;
+  int64_t out_h, out_w;
+};
+
+// images: contiguous [batch, channels, height, width]; columns: contiguous
+// [batch, channels * kernel_h * kernel_w, out_h * out_w], zero where a field reads padding.
+// dtype: float32 or float64.
+void im2col(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* images,
+            void* columns);
+
+// The adjoint of im2col: images (overwritten) = the sum of every column entry into the pixel
+// it was read from; entries that read padding are dropped.
+void col2im(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* columns,
+            void* images);
+
+}  // namespace accel::cpu

@@ -1,0 +1,154 @@
+// 2-D max and average pooling kernels. Planes are independent, so each kernel splits them
+// across threads; inside a plane outputs are visited in order, and the backward of average
+// pooling scatters each output's share into its own plane only, so results are deterministic.
+#include "accel/kernels/cpu/pooling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "accel/core/dispatch.h"
+#include "accel/core/parallel.h"
+
+namespace accel::cpu {
+
+namespace {
+
+// Threads take at least this many input elements' worth of planes.
+constexpr int64_t kGrain = 32768;
+
+void for_planes(const Pool2dShape& s, const std::function<void(int64_t)>& plane_fn) {
+  const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, s.in_h * s.in_w));
+  parallel_for(0, s.planes, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) plane_fn(p);
+  });
+}
+
+// One average-pooling window: rows [h0, h1), cols [w0, w1) of the input, and its divisor.
+struct Window {
+  int64_t h0, h1, w0, w1;
+  int64_t divisor;
+};
+
+int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
+int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
+
+Window avg_window(const Pool2dShape& s, AvgWindows windows, int64_t oh, int64_t ow) {
+  if (windows == AvgWindows::Adaptive) {
+    Window w{adaptive_start(oh, s.in_h, s.out_h), adaptive_end(oh, s.in_h, s.out_h),
+             adaptive_start(ow, s.in_w, s.out_w), adaptive_end(ow, s.in_w, s.out_w), 0};
+    w.divisor = (w.h1 - w.h0) * (w.w1 - w.w0);
+    return w;
+  }
+  // PyTorch's rule: the window is first clipped to the padded input (which gives the
+  // divisor with count_include_pad), then to the input itself.
+  int64_t h0 = oh * s.stride_h - s.pad_h, w0 = ow * s.stride_w - s.pad_w;
+  int64_t h1 = std::min(h0 + s.kernel_h, s.in_h + s.pad_h);
+  int64_t w1 = std::min(w0 + s.kernel_w, s.in_w + s.pad_w);
+  const int64_t padded_size = (h1 - h0) * (w1 - w0);
+  h0 = std::max<int64_t>(h0, 0);
+  w0 = std::max<int64_t>(w0, 0);
+  h1 = std::min(h1, s.in_h);
+  w1 = std::min(w1, s.in_w);
+  const int64_t divisor = windows == AvgWindows::IncludePad ? padded_size : (h1 - h0) * (w1 - w0);
+  return {h0, h1, w0, w1, divisor};
+}
+
+template <typename T>
+void max_pool_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indices) {
+  using A = acc_t<T>;
+  for (int64_t oh = 0; oh < s.out_h; ++oh) {
+    int64_t h0 = oh * s.stride_h - s.pad_h;
+    const int64_t h1 = std::min(h0 + (s.kernel_h - 1) * s.dilation_h + 1, s.in_h);
+    while (h0 < 0) h0 += s.dilation_h;
+    for (int64_t ow = 0; ow < s.out_w; ++ow) {
+      int64_t w0 = ow * s.stride_w - s.pad_w;
+      const int64_t w1 = std::min(w0 + (s.kernel_w - 1) * s.dilation_w + 1, s.in_w);
+      while (w0 < 0) w0 += s.dilation_w;
+      int64_t best_index = h0 * s.in_w + w0;
+      A best = -std::numeric_limits<A>::infinity();
+      for (int64_t h = h0; h < h1; h += s.dilation_h) {
+        for (int64_t w = w0; w < w1; w += s.dilation_w) {
+          const A v = static_cast<A>(in[h * s.in_w + w]);
+          if (v > best || std::isnan(v)) {
+            best = v;
+            best_index = h * s.in_w + w;
+          }
+        }
+      }
+      out[oh * s.out_w + ow] = static_cast<T>(best);
+      indices[oh * s.out_w + ow] = best_index;
+    }
+  }
+}
+
+template <typename T>
+void avg_pool_plane(const Pool2dShape& s, AvgWindows windows, const T* in, T* out) {
+  using A = acc_t<T>;
+  for (int64_t oh = 0; oh < s.out_h; ++oh) {
+    for (int64_t ow = 0; ow < s.out_w; ++ow) {
+      const Window win = avg_window(s, windows, oh, ow);
+      A sum = 0;
+      for (int64_t h = win.h0; h < win.h1; ++h) {
+        for (int64_t w = win.w0; w < win.w1; ++w) sum += static_cast<A>(in[h * s.in_w + w]);
+      }
+      out[oh * s.out_w + ow] = static_cast<T>(sum / static_cast<A>(win.divisor));
+    }
+  }
+}
+
+template <typename T>
+void avg_pool_backward_plane(const Pool2dShape& s, AvgWindows windows, const T* grad_out,
+                             T* grad_in) {
+  using A = acc_t<T>;
+  std::vector<A> acc(static_cast<size_t>(s.in_h * s.in_w), A(0));
+  for (int64_t oh = 0; oh < s.out_h; ++oh) {
+    for (int64_t ow = 0; ow < s.out_w; ++ow) {
+      const Window win = avg_window(s, windows, oh, ow);
+      const A share = static_cast<A>(grad_out[oh * s.out_w + ow]) / static_cast<A>(win.divisor);
+      for (int64_t h = win.h0; h < win.h1; ++h) {
+        for (int64_t w = win.w0; w < win.w1; ++w) acc[static_cast<size_t>(h * s.in_w + w)] += share;
+      }
+    }
+  }
+  std::transform(acc.begin(), acc.end(), grad_in, [](A v) { return static_cast<T>(v); });
+}
+
+}  // namespace
+
+void max_pool2d(ScalarType dtype, const Pool2dShape& s, const void* in, void* out,
+                int64_t* indices) {
+  dispatch_floating(dtype, "max_pool2d", [&]<typename T>() {
+    const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+    for_planes(s, [&](int64_t p) {
+      max_pool_plane(s, static_cast<const T*>(in) + p * in_plane,
+                     static_cast<T*>(out) + p * out_plane, indices + p * out_plane);
+    });
+  });
+}
+
+void avg_pool2d(ScalarType dtype, const Pool2dShape& s, AvgWindows windows, const void* in,
+                void* out) {
+  dispatch_floating(dtype, "avg_pool2d", [&]<typename T>() {
+    const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+    for_planes(s, [&](int64_t p) {
+      avg_pool_plane(s, windows, static_cast<const T*>(in) + p * in_plane,
+                     static_cast<T*>(out) + p * out_plane);
+    });
+  });
+}
+
+void avg_pool2d_backward(ScalarType dtype, const Pool2dShape& s, AvgWindows windows,
+                         const void* grad_out, void* grad_in) {
+  dispatch_floating(dtype, "avg_pool2d_backward", [&]<typename T>() {
+    const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+    for_planes(s, [&](int64_t p) {
+      avg_pool_backward_plane(s, windows, static_cast<const T*>(grad_out) + p * out_plane,
+                              static_cast<T*>(grad_in) + p * in_plane);
+    });
+  });
+}
+
+}  // namespace accel::cpu

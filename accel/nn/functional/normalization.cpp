@@ -1,0 +1,119 @@
+// batch_norm, layer_norm and group_norm as compositions of mean/var/sub/mul/rsqrt, so their
+// gradients come from the core ops' backward formulas; only batch_norm's running-statistics
+// update is written out, without recording.
+#include "accel/nn/functional/normalization.h"
+
+#include "accel/core/autograd/grad_mode.h"
+#include "accel/core/error.h"
+#include "accel/core/ops.h"
+
+namespace accel::nn::functional {
+namespace {
+
+// [1, C, 1, ...]: the shape a per-channel [C] tensor takes to broadcast against `input`.
+DimVector channel_shape(const Tensor& input) {
+  DimVector shape(static_cast<size_t>(input.dim()), 1);
+  shape[1] = input.size(1);
+  return shape;
+}
+
+// A defined per-channel tensor must have C elements; returns it viewed as channel_shape.
+Tensor per_channel(const Tensor& t, const Tensor& input, const char* op, const char* what) {
+  ACCEL_CHECK(t.dim() == 1 && t.size(0) == input.size(1), op,
+              "expected {} of shape [{}] (the input's channels, input {}), got {}", what,
+              input.size(1), input.sizes(), t.sizes());
+  return t.reshape(as_ref(channel_shape(input)));
+}
+
+// normalized * weight + bias where defined (weight/bias already broadcastable), in the
+// input's dtype as PyTorch returns it (a bfloat16 input with float32 statistics or affine
+// parameters is computed in float32, then rounded).
+Tensor affine(const Tensor& normalized, const Tensor& weight, const Tensor& bias,
+              ScalarType dtype) {
+  Tensor out = weight.defined() ? mul(normalized, weight) : normalized;
+  if (bias.defined()) out = add(out, bias);
+  return out.to(dtype);
+}
+
+}  // namespace
+
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                  double eps) {
+  ACCEL_CHECK(input.dim() >= 2, "batch_norm", "expected input of shape [N, C, *], got {}",
+              input.sizes());
+  ACCEL_CHECK(running_mean.defined() == running_var.defined(), "batch_norm",
+              "running_mean and running_var must both be given or both be undefined");
+  ACCEL_CHECK(training || running_mean.defined(), "batch_norm",
+              "running_mean and running_var are required when not training");
+  DimVector dims;
+  for (int64_t d = 0; d < input.dim(); ++d) {
+    if (d != 1) dims.push_back(d);
+  }
+  const int64_t count = input.size(1) > 0 ? input.numel() / input.size(1) : 0;
+  const Tensor w = weight.defined() ? per_channel(weight, input, "batch_norm", "weight") : weight;
+  const Tensor b = bias.defined() ? per_channel(bias, input, "batch_norm", "bias") : bias;
+  if (!training) {
+    const Tensor mean = per_channel(running_mean, input, "batch_norm", "running_mean");
+    const Tensor var = per_channel(running_var, input, "batch_norm", "running_var");
+    return affine(mul(sub(input, mean), rsqrt(add(var, eps))), w, b, input.dtype());
+  }
+  ACCEL_CHECK(count > 1, "batch_norm",
+              "expected more than 1 value per channel when training, got input size {}",
+              input.sizes());
+  const Tensor mean = input.mean(as_ref(dims), /*keepdim=*/true);
+  const Tensor var = input.var(as_ref(dims), /*correction=*/0, /*keepdim=*/true);
+  if (running_mean.defined()) {
+    per_channel(running_mean, input, "batch_norm", "running_mean");
+    per_channel(running_var, input, "batch_norm", "running_var");
+    NoGradGuard no_grad;
+    const double unbiased = static_cast<double>(count) / static_cast<double>(count - 1);
+    // Tensor handles share storage: updating the copies updates the caller's buffers.
+    Tensor mean_stat = running_mean, var_stat = running_var;
+    mean_stat.mul_(1.0 - momentum)
+        .add_(mean.reshape({input.size(1)}).to(mean_stat.dtype()), momentum);
+    var_stat.mul_(1.0 - momentum)
+        .add_(var.reshape({input.size(1)}).to(var_stat.dtype()), momentum * unbiased);
+  }
+  return affine(mul(sub(input, mean), rsqrt(add(var, eps))), w, b, input.dtype());
+}
+
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  const int64_t k = static_cast<int64_t>(normalized_shape.size());
+  bool matches = k >= 1 && input.dim() >= k;
+  for (int64_t i = 0; matches && i < k; ++i) {
+    matches = input.size(input.dim() - k + i) == normalized_shape[static_cast<size_t>(i)];
+  }
+  ACCEL_CHECK(matches, "layer_norm",
+              "normalized_shape {} must be non-empty and match the trailing dims of input {}",
+              normalized_shape, input.sizes());
+  for (const Tensor* t : {&weight, &bias}) {
+    ACCEL_CHECK(!t->defined() || t->sizes() == normalized_shape, "layer_norm",
+                "expected weight and bias of shape {} (normalized_shape), got {}", normalized_shape,
+                t->sizes());
+  }
+  DimVector dims;
+  for (int64_t d = input.dim() - k; d < input.dim(); ++d) dims.push_back(d);
+  const Tensor mean = input.mean(as_ref(dims), /*keepdim=*/true);
+  const Tensor var = input.var(as_ref(dims), /*correction=*/0, /*keepdim=*/true);
+  return affine(mul(sub(input, mean), rsqrt(add(var, eps))), weight, bias, input.dtype());
+}
+
+Tensor group_norm(const Tensor& input, int64_t groups, const Tensor& weight, const Tensor& bias,
+                  double eps) {
+  ACCEL_CHECK(input.dim() >= 2, "group_norm", "expected input of shape [N, C, *], got {}",
+              input.sizes());
+  ACCEL_CHECK(groups > 0 && input.size(1) % groups == 0, "group_norm",
+              "expected the number of channels {} to be divisible by num_groups {} (input {})",
+              input.size(1), groups, input.sizes());
+  const Tensor w = weight.defined() ? per_channel(weight, input, "group_norm", "weight") : weight;
+  const Tensor b = bias.defined() ? per_channel(bias, input, "group_norm", "bias") : bias;
+  const Tensor grouped = input.reshape({input.size(0), groups, -1});
+  const Tensor mean = grouped.mean({2}, /*keepdim=*/true);
+  const Tensor var = grouped.var({2}, /*correction=*/0, /*keepdim=*/true);
+  const Tensor normalized = mul(sub(grouped, mean), rsqrt(add(var, eps))).reshape(input.sizes());
+  return affine(normalized, w, b, input.dtype());
+}
+
+}  // namespace accel::nn::functional

@@ -1,0 +1,33 @@
+// Normalization layers in functional form (torch.nn.functional's batch_norm, layer_norm and
+// group_norm), composed from core ops so autograd differentiates them; batch_norm also updates
+// the running statistics in training exactly as PyTorch does.
+#pragma once
+
+#include <cstdint>
+
+#include "accel/core/tensor.h"
+
+namespace accel::nn::functional {
+
+// input [N, C, *]. In training, normalizes by the batch statistics over every dim but 1 and,
+// when running_mean/running_var are defined, updates them in place:
+// running = (1 - momentum) * running + momentum * batch, with the unbiased batch variance.
+// Otherwise normalizes by the running statistics. weight/bias [C] are optional.
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const Tensor& weight = {}, const Tensor& bias = {}, bool training = false,
+                  double momentum = 0.1, double eps = 1e-5);
+
+// Normalizes over the trailing dims given by normalized_shape; weight/bias have that shape.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+
+// input [N, C, *]: normalizes each of `groups` groups of C / groups channels over the group's
+// channels and spatial dims; weight/bias [C] are optional.
+Tensor group_norm(const Tensor& input, int64_t groups, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+
+}  // namespace accel::nn::functional
+
+namespace accel {
+namespace F = nn::functional;
+}  // namespace accel

@@ -1,0 +1,77 @@
+// nn::Conv1d / Conv2d / ConvTranspose2d: parameter shapes and default initialization from the
+// options, and a forward that checks the input's channels (naming the layer) before calling the
+// functional op.
+#include "accel/nn/modules/conv.h"
+
+#include <cmath>
+
+#include "accel/core/factories.h"
+#include "accel/nn/init.h"
+
+namespace accel::nn {
+
+namespace {
+
+const char* layer_name(size_t spatial, bool transposed) {
+  if (transposed) return "ConvTranspose2d";
+  return spatial == 1 ? "Conv1d" : "Conv2d";
+}
+
+}  // namespace
+
+template <size_t D, bool Transposed>
+ConvImpl<D, Transposed>::ConvImpl(const ConvOptions<D>& options_) : options(options_) {
+  const char* name = layer_name(D, Transposed);
+  const std::vector<int64_t>& kernel = options.kernel_size_.values;
+  ACCEL_CHECK(kernel.size() == 1 || kernel.size() == D, name,
+              "expected kernel_size to hold 1 or {} values, got {}", D, kernel);
+  ACCEL_CHECK(options.in_channels_ > 0 && options.out_channels_ > 0 && options.groups_ > 0, name,
+              "in_channels, out_channels and groups must be positive, got {}, {} and {}",
+              options.in_channels_, options.out_channels_, options.groups_);
+  ACCEL_CHECK(
+      options.in_channels_ % options.groups_ == 0 && options.out_channels_ % options.groups_ == 0,
+      name, "in_channels ({}) and out_channels ({}) must be divisible by groups ({})",
+      options.in_channels_, options.out_channels_, options.groups_);
+  std::vector<int64_t> shape{options.out_channels_, options.in_channels_ / options.groups_};
+  if (Transposed) shape = {options.in_channels_, options.out_channels_ / options.groups_};
+  for (size_t d = 0; d < D; ++d) shape.push_back(kernel[kernel.size() == 1 ? 0 : d]);
+  weight = register_parameter("weight", accel::empty(shape));
+  if (options.bias_) bias = register_parameter("bias", empty({options.out_channels_}));
+  reset_parameters();
+}
+
+template <size_t D, bool Transposed>
+void ConvImpl<D, Transposed>::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (bias.defined()) {
+    const double fan_in = static_cast<double>(init::calculate_fan_in_and_fan_out(weight).first);
+    init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+  }
+}
+
+template <size_t D, bool Transposed>
+Tensor ConvImpl<D, Transposed>::forward(const Tensor& input) {
+  const int64_t batched_dim = static_cast<int64_t>(D) + 2;
+  const bool ranked = input.dim() == batched_dim || input.dim() == batched_dim - 1;
+  const int64_t channels_dim = input.dim() == batched_dim ? 1 : 0;
+  ACCEL_CHECK(ranked && input.size(channels_dim) == options.in_channels_, layer_name(D, Transposed),
+              "expected input of shape [N, {}, {}] or [{}, {}] (in_channels = {}), got {}",
+              options.in_channels_, D == 1 ? "L" : "H, W", options.in_channels_,
+              D == 1 ? "L" : "H, W", options.in_channels_, input.sizes());
+  if constexpr (Transposed) {
+    ACCEL_CHECK(options.padding_.mode.empty(), layer_name(D, Transposed),
+                "only numeric padding is supported, got '{}'", options.padding_.mode);
+    return functional::conv_transpose2d(input, weight, bias, options.stride_,
+                                        options.padding_.values, options.output_padding_,
+                                        options.groups_, options.dilation_);
+  }
+  const auto conv = D == 1 ? functional::conv1d : functional::conv2d;
+  return conv(input, weight, bias, options.stride_, options.padding_, options.dilation_,
+              options.groups_);
+}
+
+template class ConvImpl<1, false>;
+template class ConvImpl<2, false>;
+template class ConvImpl<2, true>;
+
+}  // namespace accel::nn

@@ -1,0 +1,115 @@
+// The normalization layers: parameter and buffer registration under PyTorch's names, PyTorch's
+// initialization, the momentum / cumulative-average choice, and input checks naming the layer.
+#include "accel/nn/modules/normalization.h"
+
+#include <algorithm>
+
+#include "accel/core/autograd/grad_mode.h"
+#include "accel/core/factories.h"
+#include "accel/nn/functional/normalization.h"
+
+namespace accel::nn {
+
+BatchNormImplBase::BatchNormImplBase(const BatchNormOptions& options_, std::vector<int64_t> ranks)
+    : options(options_), ranks_(std::move(ranks)) {
+  const int64_t c = options.num_features_;
+  ACCEL_CHECK(c > 0, "BatchNorm", "num_features must be positive, got {}", c);
+  if (options.affine_) {
+    weight = register_parameter("weight", empty({c}));
+    bias = register_parameter("bias", empty({c}));
+  }
+  if (options.track_running_stats_) {
+    running_mean = register_buffer("running_mean", empty({c}));
+    running_var = register_buffer("running_var", empty({c}));
+    num_batches_tracked = register_buffer("num_batches_tracked", empty({}, kInt64));
+  }
+  reset_parameters();
+}
+
+void BatchNormImplBase::reset_running_stats() {
+  if (!options.track_running_stats_) return;
+  NoGradGuard no_grad;
+  running_mean.zero_();
+  running_var.fill_(1);
+  num_batches_tracked.zero_();
+}
+
+void BatchNormImplBase::reset_parameters() {
+  reset_running_stats();
+  if (!options.affine_) return;
+  NoGradGuard no_grad;
+  weight.fill_(1);
+  bias.zero_();
+}
+
+Tensor BatchNormImplBase::forward(const Tensor& input) {
+  const bool rank_ok = std::ranges::find(ranks_, input.dim()) != ranks_.end();
+  const char* expected = ranks_.size() == 1 ? "[N, C, H, W]" : "[N, C] or [N, C, L]";
+  ACCEL_CHECK(rank_ok && input.size(1) == options.num_features_, name(),
+              "expected input of shape {} with C = {} (num_features), got {}", expected,
+              options.num_features_, input.sizes());
+  double factor = options.momentum_.value_or(0.0);
+  if (is_training() && options.track_running_stats_) {
+    NoGradGuard no_grad;
+    num_batches_tracked.add_(1);
+    if (!options.momentum_) factor = 1.0 / num_batches_tracked.item<double>();
+  }
+  // Without running statistics, batch statistics are used in eval mode too (as PyTorch).
+  const bool use_batch_stats = is_training() || !options.track_running_stats_;
+  return functional::batch_norm(input, running_mean, running_var, weight, bias, use_batch_stats,
+                                factor, options.eps_);
+}
+
+LayerNormImpl::LayerNormImpl(const LayerNormOptions& options_) : options(options_) {
+  ACCEL_CHECK(!options.normalized_shape_.empty(), "LayerNorm",
+              "normalized_shape must have at least one dim");
+  if (options.elementwise_affine_) {
+    weight = register_parameter("weight", accel::empty(options.normalized_shape_));
+    bias = register_parameter("bias", accel::empty(options.normalized_shape_));
+  }
+  reset_parameters();
+}
+
+void LayerNormImpl::reset_parameters() {
+  if (!options.elementwise_affine_) return;
+  NoGradGuard no_grad;
+  weight.fill_(1);
+  bias.zero_();
+}
+
+Tensor LayerNormImpl::forward(const Tensor& input) {
+  const IntArrayRef shape(options.normalized_shape_);
+  const int64_t k = static_cast<int64_t>(shape.size());
+  const bool matches = input.dim() >= k && IntArrayRef(input.sizes().data() + input.dim() - k,
+                                                       static_cast<size_t>(k)) == shape;
+  ACCEL_CHECK(matches, name(), "expected input of shape [*] + {} (normalized_shape), got {}", shape,
+              input.sizes());
+  return functional::layer_norm(input, shape, weight, bias, options.eps_);
+}
+
+GroupNormImpl::GroupNormImpl(const GroupNormOptions& options_) : options(options_) {
+  ACCEL_CHECK(options.num_groups_ > 0 && options.num_channels_ % options.num_groups_ == 0,
+              "GroupNorm", "num_channels {} must be divisible by num_groups {}",
+              options.num_channels_, options.num_groups_);
+  if (options.affine_) {
+    weight = register_parameter("weight", empty({options.num_channels_}));
+    bias = register_parameter("bias", empty({options.num_channels_}));
+  }
+  reset_parameters();
+}
+
+void GroupNormImpl::reset_parameters() {
+  if (!options.affine_) return;
+  NoGradGuard no_grad;
+  weight.fill_(1);
+  bias.zero_();
+}
+
+Tensor GroupNormImpl::forward(const Tensor& input) {
+  ACCEL_CHECK(input.dim() >= 2 && input.size(1) == options.num_channels_, name(),
+              "expected input of shape [N, {}, *] (num_channels), got {}", options.num_channels_,
+              input.sizes());
+  return functional::group_norm(input, options.num_groups_, weight, bias, options.eps_);
+}
+
+}  // namespace accel::nn

@@ -1,0 +1,23 @@
+// Module::save and Module::load: a module's state_dict as a safetensors file, so checkpoints
+// are interchangeable with PyTorch's safetensors.torch.save_file / load_file.
+#include "accel/core/io/safetensors.h"
+#include "accel/nn/module.h"
+
+namespace accel::nn {
+
+void Module::save(const std::string& path) const {
+  io::save_safetensors(path, state_dict().items());
+}
+
+void Module::load(const std::string& path, bool strict) {
+  io::SafetensorsContents contents = io::load_safetensors(path);
+  OrderedDict<Tensor> state;
+  for (auto& [name, tensor] : contents.tensors) state.insert(name, std::move(tensor));
+  try {
+    load_state_dict(state, strict);
+  } catch (const Error& error) {
+    fail("Module::load", "\"{}\": {}", path, error.what());
+  }
+}
+
+}  // namespace accel::nn

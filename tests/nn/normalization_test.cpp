@@ -1,0 +1,176 @@
+// Normalization tests: batch_norm (train and eval), layer_norm and group_norm against PyTorch
+// fixtures (tests/reference/cases_nn_norm.py) through the functional forms and the layers;
+// BatchNorm running statistics after three training steps (momentum and cumulative average)
+// and eval afterwards; PyTorch's parameter/buffer names and initialization; input errors.
+#include "accel/nn/modules/normalization.h"
+
+#include "accel/nn/functional/normalization.h"
+#include "support/op_harness.h"
+
+namespace accel {
+namespace {
+
+using testing::OpCase;
+using V = std::vector<Tensor>;
+
+// F::batch_norm with the fixture's running statistics (copied: training updates them).
+Tensor batch_norm_with(const V& x, bool training) {
+  const Tensor w = x.size() > 3 ? x[3] : Tensor(), b = x.size() > 4 ? x[4] : Tensor();
+  return F::batch_norm(x[0], x[1].clone(), x[2].clone(), w, b, training, 0.1, 1e-5);
+}
+
+// A BatchNorm layer trained on x's batches; returns running_mean and running_var concatenated.
+template <typename Layer>
+Tensor running_stats(const V& x, std::optional<double> momentum) {
+  Layer bn(nn::BatchNormOptions(x[0].size(1)).momentum(momentum));
+  bn->to(x[0].dtype());
+  for (const Tensor& batch : x) bn->forward(batch);
+  EXPECT_EQ(bn->num_batches_tracked.template item<int64_t>(), static_cast<int64_t>(x.size()));
+  return cat({bn->running_mean, bn->running_var});
+}
+
+const std::vector<OpCase> kNormCases = {
+    {"batch_norm_train_2d", [](const V& x) { return batch_norm_with(x, true); }},
+    {"batch_norm_train_1d", [](const V& x) { return batch_norm_with(x, true); }},
+    {"batch_norm_train_1d_seq", [](const V& x) { return batch_norm_with(x, true); }},
+    {"batch_norm_train_no_affine", [](const V& x) { return batch_norm_with(x, true); }},
+    {"batch_norm_eval_2d", [](const V& x) { return batch_norm_with(x, false); }},
+    {"batch_norm_eval_1d", [](const V& x) { return batch_norm_with(x, false); }},
+    {"layer_norm",
+     [](const V& x) {
+       nn::LayerNorm ln(std::vector<int64_t>{4});
+       ln->weight = x[1];
+       ln->bias = x[2];
+       return ln->forward(x[0]);
+     }},
+    {"layer_norm_two_dims",
+     [](const V& x) {
+       return F::layer_norm(x[0], {3, 4}, x[1], x[2]);
+     }},
+    {"layer_norm_no_affine",
+     [](const V& x) {
+       return nn::LayerNorm(nn::LayerNormOptions({5}).eps(1e-3).elementwise_affine(false))
+           ->forward(x[0]);
+     }},
+    {"group_norm",
+     [](const V& x) {
+       nn::GroupNorm gn(3, 6);
+       gn->weight = x[1];
+       gn->bias = x[2];
+       return gn->forward(x[0]);
+     }},
+    {"group_norm_one_group", [](const V& x) { return F::group_norm(x[0], 1, x[1], x[2]); }},
+    {"group_norm_per_channel",
+     [](const V& x) {
+       return nn::GroupNorm(nn::GroupNormOptions(4, 4).affine(false))->forward(x[0]);
+     }},
+    {"batchnorm2d_running_stats",
+     [](const V& x) { return running_stats<nn::BatchNorm2d>(x, 0.1); },
+     {kFloat32}},
+    {"batchnorm2d_running_stats_cumulative",
+     [](const V& x) { return running_stats<nn::BatchNorm2d>(x, std::nullopt); },
+     {kFloat32}},
+    {"batchnorm1d_running_stats",
+     [](const V& x) { return running_stats<nn::BatchNorm1d>(x, 0.3); },
+     {kFloat32}},
+    {"batchnorm2d_eval_after_training",
+     [](const V& x) {
+       nn::BatchNorm2d bn(x[0].size(1));
+       bn->to(x[0].dtype());
+       for (int i = 0; i < 3; ++i) bn->forward(x[static_cast<size_t>(i)]);
+       bn->eval();
+       return bn->forward(x[3]);
+     },
+     {kFloat32}},
+};
+
+ACCEL_OP_TEST_SUITE(NnNorm, "ops_nn_norm.json", kNormCases);
+
+void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
+  try {
+    fn();
+    FAIL() << "expected an error containing " << text;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(BatchNorm, StateDictNamesAndInitializationMatchPyTorch) {
+  nn::BatchNorm2d bn(3);
+  EXPECT_EQ(bn->state_dict().keys(),
+            (std::vector<std::string>{"weight", "bias", "running_mean", "running_var",
+                                      "num_batches_tracked"}));
+  EXPECT_TRUE(equal(bn->weight, ones({3})));
+  EXPECT_TRUE(equal(bn->bias, zeros({3})));
+  EXPECT_TRUE(equal(bn->running_mean, zeros({3})));
+  EXPECT_TRUE(equal(bn->running_var, ones({3})));
+  EXPECT_EQ(bn->num_batches_tracked.dtype(), kInt64);
+  EXPECT_EQ(bn->num_batches_tracked.dim(), 0);
+  EXPECT_EQ(bn->parameters().size(), 2u);
+  EXPECT_EQ(bn->buffers().size(), 3u);
+}
+
+TEST(BatchNorm, WithoutTrackingUsesBatchStatisticsInEval) {
+  nn::BatchNorm1d bn(nn::BatchNormOptions(2).track_running_stats(false).affine(false));
+  EXPECT_TRUE(bn->state_dict().empty());
+  const Tensor x = arange(8.0, kFloat64).reshape({4, 2});
+  bn->eval();
+  const Tensor y = bn->forward(x);
+  EXPECT_TRUE(allclose(y.mean({0}), zeros({2}, kFloat64), 0, 1e-12));
+}
+
+TEST(BatchNorm, LowPrecisionInputKeepsItsDtype) {
+  // float32 parameters and statistics, bfloat16 activations: the output stays bfloat16.
+  nn::BatchNorm2d bn(2);
+  EXPECT_EQ(bn->forward(randn({3, 2, 2, 2}).to(kBFloat16)).dtype(), kBFloat16);
+  EXPECT_EQ(bn->running_mean.dtype(), kFloat32);
+  EXPECT_EQ(nn::LayerNorm(std::vector<int64_t>{2})->forward(ones({2, 2}, kBFloat16)).dtype(),
+            kBFloat16);
+}
+
+TEST(BatchNorm, EvalLeavesRunningStatisticsAlone) {
+  nn::BatchNorm2d bn(2);
+  bn->eval();
+  bn->forward(ones({2, 2, 3, 3}));
+  EXPECT_TRUE(equal(bn->running_mean, zeros({2})));
+  EXPECT_EQ(bn->num_batches_tracked.item<int64_t>(), 0);
+}
+
+TEST(BatchNorm, WrongChannelCountNamesLayerAndShapes) {
+  expect_error_containing([] { nn::BatchNorm2d(16)->forward(zeros({2, 8, 4, 4})); }, "BatchNorm2d");
+  expect_error_containing(
+      [] {
+        nn::BatchNorm2d(16)->forward(zeros({2, 8, 4, 4}));
+      },
+      "[2, 8, 4, 4]");
+  expect_error_containing([] { nn::BatchNorm2d(16)->forward(zeros({2, 8, 4, 4})); }, "C = 16");
+  expect_error_containing(
+      [] {
+        nn::BatchNorm1d(3)->forward(zeros({2, 3, 4, 4}));
+      },
+      "[N, C] or [N, C, L]");
+  expect_error_containing(
+      [] {
+        nn::BatchNorm1d(3)->forward(zeros({1, 3}));
+      },
+      "more than 1 value per channel");
+}
+
+TEST(LayerNormGroupNorm, InputErrorsNameLayerAndShapes) {
+  expect_error_containing(
+      [] {
+        nn::LayerNorm(std::vector<int64_t>{4})->forward(zeros({2, 5}));
+      },
+      "LayerNorm");
+  expect_error_containing(
+      [] {
+        nn::LayerNorm(std::vector<int64_t>{4})->forward(zeros({2, 5}));
+      },
+      "[2, 5]");
+  expect_error_containing([] { nn::GroupNorm(2, 4)->forward(zeros({2, 6, 3})); }, "GroupNorm");
+  expect_error_containing([] { nn::GroupNorm(3, 4); }, "divisible");
+  expect_error_containing([] { F::group_norm(zeros({2, 6, 3}), 4); }, "num_groups 4");
+}
+
+}  // namespace
+}  // namespace accel

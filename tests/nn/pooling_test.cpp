@@ -1,0 +1,117 @@
+// Pooling tests: max, average and adaptive average pooling against PyTorch fixtures
+// (tests/reference/cases_nn_pooling.py) through the op harness and the nn layers, the argmax
+// indices, NaN propagation, default strides and argument errors.
+#include "accel/core/pooling.h"
+
+#include <cmath>
+
+#include "accel/nn/functional/pooling.h"
+#include "accel/nn/modules/pooling.h"
+#include "support/op_harness.h"
+
+namespace accel {
+namespace {
+
+using testing::OpCase;
+using V = std::vector<Tensor>;
+
+const std::vector<OpCase> kPoolingCases = {
+    {"max_pool2d_basic", [](const V& x) { return nn::MaxPool2d(2)->forward(x[0]); }},
+    {"max_pool2d_stride_pad",
+     [](const V& x) {
+       return nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).padding(1))->forward(x[0]);
+     }},
+    {"max_pool2d_overlap", [](const V& x) { return F::max_pool2d(x[0], 3, 1); }},
+    {"max_pool2d_dilation", [](const V& x) { return F::max_pool2d(x[0], 2, 1, 0, 2); }},
+    {"max_pool2d_dilation_pad", [](const V& x) { return F::max_pool2d(x[0], 3, 2, 1, 2); }},
+    {"max_pool2d_ceil",
+     [](const V& x) {
+       return nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).ceil_mode(true))->forward(x[0]);
+     }},
+    {"max_pool2d_ceil_pad", [](const V& x) { return F::max_pool2d(x[0], 2, 2, 1, 1, true); }},
+    {"max_pool2d_rect",
+     [](const V& x) {
+       return F::max_pool2d(x[0], {2, 3}, {1, 2}, {1, 0});
+     }},
+    {"max_pool2d_unbatched", [](const V& x) { return F::max_pool2d(x[0], 2); }},
+    {"avg_pool2d_basic", [](const V& x) { return nn::AvgPool2d(2)->forward(x[0]); }},
+    {"avg_pool2d_pad_include", [](const V& x) { return F::avg_pool2d(x[0], 3, 2, 1); }},
+    {"avg_pool2d_pad_exclude",
+     [](const V& x) {
+       return nn::AvgPool2d(nn::AvgPool2dOptions(3).stride(2).padding(1).count_include_pad(false))
+           ->forward(x[0]);
+     }},
+    {"avg_pool2d_ceil", [](const V& x) { return F::avg_pool2d(x[0], 3, 2, 0, true); }},
+    {"avg_pool2d_ceil_pad_include", [](const V& x) { return F::avg_pool2d(x[0], 2, 2, 1, true); }},
+    {"avg_pool2d_ceil_pad_exclude",
+     [](const V& x) { return F::avg_pool2d(x[0], 2, 2, 1, true, false); }},
+    {"avg_pool2d_rect",
+     [](const V& x) {
+       return F::avg_pool2d(x[0], {3, 2}, {1, 2}, {1, 1});
+     }},
+    {"adaptive_avg_pool2d",
+     [](const V& x) {
+       return nn::AdaptiveAvgPool2d(std::vector<int64_t>{3, 2})->forward(x[0]);
+     }},
+    {"adaptive_avg_pool2d_global", [](const V& x) { return F::adaptive_avg_pool2d(x[0], 1); }},
+    {"adaptive_avg_pool2d_grow",
+     [](const V& x) {
+       return F::adaptive_avg_pool2d(x[0], {5, 4});
+     }},
+    {"adaptive_avg_pool2d_unbatched", [](const V& x) { return F::adaptive_avg_pool2d(x[0], 2); }},
+};
+
+ACCEL_OP_TEST_SUITE(NnPooling, "ops_nn_pooling.json", kPoolingCases);
+
+void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
+  try {
+    fn();
+    FAIL() << "expected an error containing " << text;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+Tensor iota(IntArrayRef sizes) {
+  return arange(static_cast<double>(product(sizes)), kFloat64).reshape(sizes);
+}
+
+TEST(MaxPool2d, IndicesAreFlatPositionsWithinEachPlane) {
+  // Each 2x2 window's maximum is its bottom-right element.
+  const auto [out, indices] = nn::MaxPool2d(2)->forward_with_indices(iota({1, 2, 4, 4}));
+  EXPECT_EQ(indices.dtype(), kInt64);
+  EXPECT_EQ(indices.sizes(), IntArrayRef({1, 2, 2, 2}));
+  const std::vector<int64_t> expected = {5, 7, 13, 15, 5, 7, 13, 15};
+  for (int64_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(indices.reshape({-1})[i].item<int64_t>(), expected[static_cast<size_t>(i)]);
+    EXPECT_EQ(out.reshape({-1})[i].item<double>(),
+              static_cast<double>(expected[i % 4] + 16 * (i / 4)));
+  }
+}
+
+TEST(MaxPool2d, NanWinsItsWindow) {
+  Tensor x = iota({1, 1, 2, 2});
+  x.view({-1})[1].fill_(std::nan(""));
+  EXPECT_TRUE(std::isnan(F::max_pool2d(x, 2).item<double>()));
+}
+
+TEST(Pooling, ArgumentErrorsNameTheOpAndValues) {
+  const Tensor x = zeros({1, 1, 5, 5});
+  expect_error_containing([&] { F::max_pool2d(x, 3, 1, 2); }, "pad=2, kernel_size=3");
+  expect_error_containing([&] { F::avg_pool2d(x, 3, 1, 2); }, "avg_pool2d");
+  expect_error_containing([&] { F::max_pool2d(zeros({1, 1, 2, 2}), 3); }, "too small");
+  expect_error_containing([&] { F::max_pool2d(zeros({5, 5}), 2); }, "[5, 5]");
+  expect_error_containing([&] { F::max_pool2d(x, 0); }, "kernel_size must be positive");
+  expect_error_containing([&] { F::max_pool2d(x, {1, 2, 3}); }, "kernel_size");
+  expect_error_containing([&] { F::adaptive_avg_pool2d(x, 0); }, "output_size");
+  expect_error_containing([&] { F::avg_pool2d(zeros({1, 1, 4, 4}, kInt64), 2); }, "got int64");
+}
+
+TEST(MaxPool2d, DefaultStrideIsTheKernelSize) {
+  EXPECT_EQ(nn::MaxPool2d(2)->forward(zeros({2, 3, 28, 28})).sizes(), IntArrayRef({2, 3, 14, 14}));
+  EXPECT_EQ(nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(1))->forward(zeros({1, 1, 4, 4})).sizes(),
+            IntArrayRef({1, 1, 3, 3}));
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,50 @@
+"""Reference cases for the convolutions (tests/nn/conv_test.cpp): F.conv1d / F.conv2d with
+weight and bias as inputs, so the fixture holds their gradients too. Shapes stay tiny because
+finite differences run two forwards per input element."""
+import torch.nn.functional as F
+
+from op_case import Case, S
+
+CASES = {
+    "conv2d_basic": Case(lambda x, w, b: F.conv2d(x, w, b), [S(2, 2, 4, 4), S(3, 2, 3, 3), S(3)]),
+    "conv2d_stride_padding": Case(lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1),
+                                  [S(2, 2, 5, 5), S(3, 2, 3, 3), S(3)]),
+    "conv2d_asymmetric": Case(lambda x, w, b: F.conv2d(x, w, b, stride=(1, 2), padding=(2, 1)),
+                              [S(1, 2, 5, 6), S(2, 2, 3, 2), S(2)]),
+    "conv2d_dilation": Case(lambda x, w, b: F.conv2d(x, w, b, padding=1, dilation=2),
+                            [S(1, 2, 6, 5), S(2, 2, 3, 3), S(2)]),
+    "conv2d_groups": Case(lambda x, w, b: F.conv2d(x, w, b, groups=2),
+                          [S(2, 4, 4, 4), S(6, 2, 2, 2), S(6)]),
+    "conv2d_depthwise": Case(lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=3),
+                             [S(1, 3, 4, 4), S(3, 1, 3, 3), S(3)]),
+    "conv2d_no_bias": Case(lambda x, w: F.conv2d(x, w, stride=2), [S(2, 3, 5, 5), S(2, 3, 2, 2)]),
+    "conv2d_same_even": Case(lambda x, w, b: F.conv2d(x, w, b, padding="same"),
+                             [S(1, 2, 5, 4), S(2, 2, 4, 2), S(2)]),
+    "conv2d_same_dilated": Case(lambda x, w: F.conv2d(x, w, padding="same", dilation=2),
+                                [S(1, 1, 5, 5), S(2, 1, 2, 3)]),
+    "conv2d_valid": Case(lambda x, w: F.conv2d(x, w, padding="valid"),
+                         [S(1, 2, 4, 5), S(1, 2, 3, 3)]),
+    "conv2d_unbatched": Case(lambda x, w, b: F.conv2d(x, w, b, padding=1),
+                             [S(2, 3, 3), S(2, 2, 3, 3), S(2)]),
+    "conv2d_odd_sizes": Case(lambda x, w, b: F.conv2d(x, w, b, stride=(3, 2), padding=(1, 2),
+                                                      dilation=(2, 1)),
+                             [S(3, 1, 7, 5), S(2, 1, 3, 3), S(2)]),
+    "conv1d_basic": Case(lambda x, w, b: F.conv1d(x, w, b), [S(2, 3, 7), S(4, 3, 3), S(4)]),
+    "conv1d_stride_padding_dilation": Case(
+        lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=2, dilation=2),
+        [S(2, 2, 9), S(3, 2, 3), S(3)]),
+    "conv1d_groups_no_bias": Case(lambda x, w: F.conv1d(x, w, groups=2), [S(1, 4, 6), S(4, 2, 2)]),
+    "conv1d_same_even": Case(lambda x, w, b: F.conv1d(x, w, b, padding="same"),
+                             [S(2, 2, 6), S(2, 2, 4), S(2)]),
+    "conv_transpose2d_basic": Case(lambda x, w, b: F.conv_transpose2d(x, w, b),
+                                   [S(2, 2, 3, 3), S(2, 3, 2, 2), S(3)]),
+    "conv_transpose2d_strided": Case(
+        lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+        [S(1, 2, 3, 4), S(2, 2, 3, 3), S(2)]),
+    "conv_transpose2d_groups_dilation": Case(
+        lambda x, w: F.conv_transpose2d(x, w, stride=(2, 1), padding=(0, 1), groups=2,
+                                        dilation=(1, 2)),
+        [S(1, 4, 3, 3), S(4, 1, 2, 3)]),
+    "conv_transpose2d_unbatched": Case(lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2),
+                                       [S(2, 2, 3), S(2, 1, 3, 2), S(1)]),
+}

@@ -1,0 +1,40 @@
+"""Reference cases for 2-D pooling (tests/nn/pooling_test.cpp): max pooling on distinct values
+(so the argmax is unambiguous) and average / adaptive average pooling, over strides, padding,
+dilation, ceil_mode and count_include_pad."""
+import torch
+import torch.nn.functional as F
+
+from op_case import Case, S
+
+
+def D(*shape):
+    return S(*shape, domain="distinct")
+
+
+CASES = {
+    "max_pool2d_basic": Case(lambda x: F.max_pool2d(x, 2), [D(2, 3, 6, 6)]),
+    "max_pool2d_stride_pad": Case(lambda x: F.max_pool2d(x, 3, 2, 1), [D(1, 2, 7, 7)]),
+    "max_pool2d_overlap": Case(lambda x: F.max_pool2d(x, 3, 1), [D(1, 1, 5, 5)]),
+    "max_pool2d_dilation": Case(lambda x: F.max_pool2d(x, 2, 1, 0, 2), [D(1, 1, 6, 5)]),
+    "max_pool2d_dilation_pad": Case(lambda x: F.max_pool2d(x, 3, 2, 1, 2), [D(1, 2, 7, 6)]),
+    "max_pool2d_ceil": Case(lambda x: F.max_pool2d(x, 3, 2, ceil_mode=True), [D(1, 2, 6, 6)]),
+    "max_pool2d_ceil_pad": Case(lambda x: F.max_pool2d(x, 2, 2, 1, ceil_mode=True),
+                                [D(1, 1, 5, 4)]),
+    "max_pool2d_rect": Case(lambda x: F.max_pool2d(x, (2, 3), (1, 2), (1, 0)), [D(2, 1, 5, 7)]),
+    "max_pool2d_unbatched": Case(lambda x: F.max_pool2d(x, 2), [D(2, 5, 5)]),
+    "avg_pool2d_basic": Case(lambda x: F.avg_pool2d(x, 2), [S(2, 3, 4, 6)]),
+    "avg_pool2d_pad_include": Case(lambda x: F.avg_pool2d(x, 3, 2, 1), [S(1, 2, 5, 6)]),
+    "avg_pool2d_pad_exclude": Case(lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False),
+                                   [S(1, 2, 5, 6)]),
+    "avg_pool2d_ceil": Case(lambda x: F.avg_pool2d(x, 3, 2, ceil_mode=True), [S(1, 1, 6, 7)]),
+    "avg_pool2d_ceil_pad_include": Case(lambda x: F.avg_pool2d(x, 2, 2, 1, ceil_mode=True),
+                                        [S(1, 2, 5, 4)]),
+    "avg_pool2d_ceil_pad_exclude": Case(
+        lambda x: F.avg_pool2d(x, 2, 2, 1, ceil_mode=True, count_include_pad=False),
+        [S(1, 2, 5, 4)]),
+    "avg_pool2d_rect": Case(lambda x: F.avg_pool2d(x, (3, 2), (1, 2), (1, 1)), [S(2, 1, 4, 5)]),
+    "adaptive_avg_pool2d": Case(lambda x: F.adaptive_avg_pool2d(x, (3, 2)), [S(2, 3, 7, 5)]),
+    "adaptive_avg_pool2d_global": Case(lambda x: F.adaptive_avg_pool2d(x, 1), [S(2, 3, 4, 5)]),
+    "adaptive_avg_pool2d_grow": Case(lambda x: F.adaptive_avg_pool2d(x, (5, 4)), [S(1, 2, 3, 3)]),
+    "adaptive_avg_pool2d_unbatched": Case(lambda x: F.adaptive_avg_pool2d(x, 2), [S(3, 5, 4)]),
+}
