@@ -17,6 +17,8 @@ while (($#)); do
 done
 if command -v ccache >/dev/null; then
   options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the checkout: builds of other clones (CI's) hit the same cache entries.
+  export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 fi
 
 cmake -S . -B "$build_dir" -G Ninja "${options[@]}"

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "accel/core/dispatch.h"
+#include "accel/core/object_pool.h"
 #include "accel/core/ops.h"
 
 namespace accel {
@@ -34,10 +35,10 @@ Tensor from_values(const T* values, size_t n, TensorOptions options) {
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
   check_sizes(sizes, "empty");
   const int64_t numel = product(sizes);
-  auto storage = std::make_shared<Storage>(
-      static_cast<size_t>(numel * element_size(options.dtype())), options.device());
-  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes,
-                                           contiguous_strides(sizes), 0);
+  auto storage = make_pooled<Storage>(static_cast<size_t>(numel * element_size(options.dtype())),
+                                      options.device());
+  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes,
+                                      contiguous_strides(sizes), 0);
   return finish(Tensor(std::move(impl)), options);
 }
 
@@ -53,9 +54,9 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions optio
   if (extent != 0) {
     for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
   }
-  auto storage = std::make_shared<Storage>(
-      static_cast<size_t>(extent * element_size(options.dtype())), options.device());
-  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
+  auto storage = make_pooled<Storage>(static_cast<size_t>(extent * element_size(options.dtype())),
+                                      options.device());
+  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
   return finish(Tensor(std::move(impl)), options);
 }
 
@@ -182,9 +183,9 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptio
     ACCEL_CHECK(strides[i] >= 0, "from_blob", "negative stride in {}", strides);
     extent += (sizes[i] - 1) * strides[i];
   }
-  auto storage = std::make_shared<Storage>(
+  auto storage = make_pooled<Storage>(
       data, static_cast<size_t>(extent * element_size(options.dtype())), options.device(), nullptr);
-  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
+  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
   return finish(Tensor(std::move(impl)), options);
 }
 
@@ -196,7 +197,7 @@ Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> delet
                  TensorOptions options) {
   Tensor t = from_blob(data, sizes, options);
   auto storage =
-      std::make_shared<Storage>(data, t.storage()->nbytes(), options.device(), std::move(deleter));
+      make_pooled<Storage>(data, t.storage()->nbytes(), options.device(), std::move(deleter));
   t.impl()->storage = std::move(storage);
   return t;
 }

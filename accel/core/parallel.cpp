@@ -37,15 +37,11 @@ bool in_parallel_region() {
 SerialOpsGuard::SerialOpsGuard() : previous_(serial_ops) { serial_ops = true; }
 SerialOpsGuard::~SerialOpsGuard() { serial_ops = previous_; }
 
-void parallel_for(int64_t begin, int64_t end, int64_t grain,
-                  const std::function<void(int64_t, int64_t)>& f) {
+void parallel_for_chunks(int64_t begin, int64_t end, int64_t grain,
+                         const std::function<void(int64_t, int64_t)>& f) {
   const int64_t n = end - begin;
-  if (n <= 0) return;
   const int threads = get_num_threads();
-  if (n <= grain || threads == 1 || in_parallel_region()) {
-    f(begin, end);
-    return;
-  }
+  grain = std::max<int64_t>(grain, 1);
 #ifdef _OPENMP
   const int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
   std::exception_ptr error;

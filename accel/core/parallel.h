@@ -28,9 +28,21 @@ class SerialOpsGuard {
   bool previous_;
 };
 
+// Splits [begin, end) into contiguous chunks run on several threads (see parallel_for).
+void parallel_for_chunks(int64_t begin, int64_t end, int64_t grain,
+                         const std::function<void(int64_t, int64_t)>& f);
+
 // Calls f(chunk_begin, chunk_end) over [begin, end): one call when the range is at most
 // `grain` long or only one thread is allowed, else contiguous chunks on several threads.
-void parallel_for(int64_t begin, int64_t end, int64_t grain,
-                  const std::function<void(int64_t, int64_t)>& f);
+// The serial case is decided inline so small ops pay nothing for the threading machinery.
+template <typename F>
+void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
+  if (end <= begin) return;
+  if (end - begin <= grain || get_num_threads() == 1 || in_parallel_region()) {
+    f(begin, end);
+    return;
+  }
+  parallel_for_chunks(begin, end, grain, f);
+}
 
 }  // namespace accel

@@ -4,6 +4,7 @@
 
 #include "accel/core/autograd/engine.h"
 #include "accel/core/autograd/function.h"
+#include "accel/core/object_pool.h"
 #include "accel/core/ops.h"
 
 namespace accel {
@@ -191,8 +192,8 @@ void Tensor::retain_grad() const {
 
 Tensor Tensor::detach() const {
   const TensorImpl& impl = checked_impl();
-  auto out = std::make_shared<TensorImpl>(impl.storage, impl.dtype, impl.sizes, impl.strides,
-                                          impl.storage_offset);
+  auto out = make_pooled<TensorImpl>(impl.storage, impl.dtype, impl.sizes, impl.strides,
+                                     impl.storage_offset);
   out->is_view = impl.is_view;
   return Tensor(std::move(out));
 }

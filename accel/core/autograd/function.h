@@ -22,8 +22,8 @@
 
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/autograd/node.h"
-#include "accel/core/autograd/node_pool.h"
 #include "accel/core/autograd/saved_tensor.h"
+#include "accel/core/object_pool.h"
 
 namespace accel::autograd {
 
@@ -69,8 +69,7 @@ void set_history(const Tensor& output, std::shared_ptr<Node> node, uint32_t outp
 template <typename F>
 std::shared_ptr<Node> make_node(const char* name, F&& backward) {
   using NodeType = FunctionNode<std::decay_t<F>>;
-  return std::allocate_shared<NodeType>(NodePoolAllocator<NodeType>(), name,
-                                        std::decay_t<F>(std::forward<F>(backward)));
+  return make_pooled<NodeType>(name, std::decay_t<F>(std::forward<F>(backward)));
 }
 
 using InputRefs = std::initializer_list<std::reference_wrapper<const Tensor>>;

@@ -38,9 +38,25 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alph
                       const char* name) {
   check_same_device(a, b, name);
   const ScalarType compute = compute_type(op, result_type(a, b));
+  const ScalarType out_type = math::is_comparison(op) ? kBool : compute;
+  if (a.dtype() == compute && b.dtype() == compute && a.is_contiguous() && b.is_contiguous() &&
+      a.sizes() == b.sizes() && a.is_cpu()) {
+    // The common case (same shape, dtype and layout) needs no broadcast geometry: one flat
+    // loop over all elements.
+    Tensor out = empty(a.sizes(), TensorOptions(out_type));
+    const int64_t n = a.numel();
+    const int64_t out_size = out.element_size(), in_size = a.element_size();
+    cpu::binary(op, compute,
+                cpu::Loop<3>({n},
+                             {static_cast<char*>(out.data_ptr()), static_cast<char*>(a.data_ptr()),
+                              static_cast<char*>(b.data_ptr())},
+                             {IntArrayRef{1}, IntArrayRef{1}, IntArrayRef{1}},
+                             {out_size, in_size, in_size}),
+                alpha);
+    return out;
+  }
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), name);
-  Tensor out =
-      empty(shape, TensorOptions(math::is_comparison(op) ? kBool : compute).device(a.device()));
+  Tensor out = empty(shape, TensorOptions(out_type).device(a.device()));
   run_kernel(op, compute, out, as_type(a, compute), as_type(b, compute), alpha, name);
   return out;
 }

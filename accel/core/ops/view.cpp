@@ -1,6 +1,7 @@
 // View ops: results share the input's storage (and version counter) and differ only in
 // sizes, strides and offset. Each gradient maps the view's gradient back onto the input's
 // geometry: reshape it, permute it back, sum it over expanded dims, or scatter it into zeros.
+#include "accel/core/object_pool.h"
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -10,7 +11,7 @@ using autograd::GradInputs;
 namespace {
 
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  auto impl = std::make_shared<TensorImpl>(base.storage(), base.dtype(), sizes, strides, offset);
+  auto impl = make_pooled<TensorImpl>(base.storage(), base.dtype(), sizes, strides, offset);
   impl->is_view = true;
   return Tensor(std::move(impl));
 }

@@ -1,5 +1,5 @@
-// Thread-local free lists of node-sized blocks, in 32-byte size classes up to 1 KiB.
-#include "accel/core/autograd/node_pool.h"
+// Thread-local free lists of small blocks, in 32-byte size classes up to 1 KiB.
+#include "accel/core/object_pool.h"
 
 #include <cstdlib>
 #include <new>
@@ -7,7 +7,7 @@
 
 #include "accel/core/allocator.h"
 
-namespace accel::autograd {
+namespace accel {
 
 namespace {
 constexpr size_t kGranule = 32;
@@ -34,7 +34,7 @@ size_t size_class(size_t bytes) { return (bytes + kGranule - 1) / kGranule; }
 bool pooling() { return !pool_destroyed && allocator_cache_enabled(); }
 }  // namespace
 
-void* node_pool_allocate(size_t bytes) {
+void* pool_allocate(size_t bytes) {
   const size_t c = size_class(bytes);
   if (c < kClasses && pooling()) {
     auto& list = free_lists.lists[c];
@@ -48,7 +48,7 @@ void* node_pool_allocate(size_t bytes) {
   return ::operator new(c < kClasses ? c * kGranule : bytes);
 }
 
-void node_pool_deallocate(void* ptr, size_t bytes) noexcept {
+void pool_deallocate(void* ptr, size_t bytes) noexcept {
   const size_t c = size_class(bytes);
   if (c < kClasses && pooling()) {
     auto& list = free_lists.lists[c];
@@ -63,4 +63,4 @@ void node_pool_deallocate(void* ptr, size_t bytes) noexcept {
   ::operator delete(ptr);
 }
 
-}  // namespace accel::autograd
+}  // namespace accel
