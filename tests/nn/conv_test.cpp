@@ -3,6 +3,7 @@
 // skipped input gradients, and the errors for mis-shaped inputs and bad options.
 #include <cmath>
 
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -81,14 +82,7 @@ const std::vector<OpCase> kConvCases = {
 
 ACCEL_OP_TEST_SUITE(NnConv, "ops_nn_conv.json", kConvCases);
 
-void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
-  try {
-    fn();
-    FAIL() << "expected an error containing " << text;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
+using testing::expect_error_containing;
 
 TEST(Conv2d, ChannelMismatchNamesLayerAndShapes) {
   nn::Conv2d conv(nn::Conv2dOptions(1, 32, 3).padding(1));

@@ -3,6 +3,7 @@
 // dropout statistics, Embedding's padding_idx, and input-shape errors.
 #include <cmath>
 
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -47,14 +48,7 @@ const std::vector<OpCase> kLayerCases = {
 
 ACCEL_OP_TEST_SUITE(NnLayers, "ops_nn_layers.json", kLayerCases);
 
-void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
-  try {
-    fn();
-    FAIL() << "expected an error containing " << text;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
+using testing::expect_error_containing;
 
 TEST(Linear, WrongInputShapeNamesLayerAndShapes) {
   nn::Linear linear(784, 128);

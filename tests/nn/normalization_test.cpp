@@ -5,6 +5,7 @@
 #include "accel/nn/modules/normalization.h"
 
 #include "accel/nn/functional/normalization.h"
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -86,14 +87,7 @@ const std::vector<OpCase> kNormCases = {
 
 ACCEL_OP_TEST_SUITE(NnNorm, "ops_nn_norm.json", kNormCases);
 
-void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
-  try {
-    fn();
-    FAIL() << "expected an error containing " << text;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
+using testing::expect_error_containing;
 
 TEST(BatchNorm, StateDictNamesAndInitializationMatchPyTorch) {
   nn::BatchNorm2d bn(3);
