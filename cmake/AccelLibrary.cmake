@@ -1,4 +1,5 @@
 # The accel static library (target accel::accel) and its installed CMake package.
+include(GNUInstallDirs)  # before CMAKE_INSTALL_INCLUDEDIR is used in the include directories
 file(GLOB_RECURSE ACCEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*.cpp)
 file(GLOB_RECURSE ACCEL_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cpp
      ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cu)
@@ -28,7 +29,6 @@ if(ACCEL_SANITIZE OR ACCEL_TSAN)
 endif()
 set_target_properties(accel PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 install(TARGETS accel EXPORT accelTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/accel DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
