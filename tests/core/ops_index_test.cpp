@@ -1,6 +1,7 @@
 // Op table for indexing and joining (cases: tests/reference/cases_index.py), then the
 // behaviour a table cannot show: error messages, index dtypes, cat's promotion and legacy
 // empty-tensor rule, split/chunk piece shapes, and determinism of scatter_add.
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -52,16 +53,7 @@ const std::vector<OpCase> kIndexCases = {
 
 ACCEL_OP_TEST_SUITE(IndexOps, "ops_index.json", kIndexCases);
 
-// The message of the accel::Error that `f` throws ("" if it throws none).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 std::vector<double> values(const Tensor& t) {
   const Tensor c = t.to(kFloat64).contiguous();

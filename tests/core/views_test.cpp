@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "accel/accel.h"
+#include "support/expect_error.h"
 
 namespace accel {
 namespace {
@@ -13,16 +14,7 @@ std::vector<double> values(const Tensor& t) {
   return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
 }
 
-// The message of the accel::Error that `f` throws ("" if it throws none).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(Views, WritesThroughAViewAreVisibleInTheBase) {
   Tensor base = zeros({2, 3}, kFloat64);

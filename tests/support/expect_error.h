@@ -1,5 +1,6 @@
-// expect_error_containing: asserts that a call throws accel::Error whose message contains a
-// given text (the op's name, a shape, a value), the way every misuse test checks messages.
+// How misuse tests read errors: expect_error_containing asserts that a call throws
+// accel::Error whose message contains a given text (the op's name, a shape, a value);
+// error_of returns the message for finer checks.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +11,17 @@
 #include "accel/core/error.h"
 
 namespace accel::testing {
+
+// The message of the accel::Error that `f` throws ("" if it throws none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 inline void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
   try {
