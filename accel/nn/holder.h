@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -36,6 +38,17 @@ class ModuleHolder {
   requires kBuildsImpl<Head, Tail...>
   explicit ModuleHolder(Head&& head, Tail&&... tail)
       : impl_(std::make_shared<Impl>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+  // A braced list of sizes cannot be deduced by the constructor above, so sizes get their own
+  // overloads: first (nn::MaxPool2d({2, 2}), nn::LayerNorm({4, 5})) or third
+  // (nn::Conv2d(1, 32, {3, 5})), where Impl takes IntArrayRef-like sizes there.
+  template <typename... Tail>
+  requires std::is_constructible_v<Impl, std::initializer_list<int64_t>, Tail...>
+  explicit ModuleHolder(std::initializer_list<int64_t> sizes, Tail&&... tail)
+      : impl_(std::make_shared<Impl>(sizes, std::forward<Tail>(tail)...)) {}
+  template <typename A, typename B>
+  requires std::is_constructible_v<Impl, A, B, std::initializer_list<int64_t>>
+  explicit ModuleHolder(A&& a, B&& b, std::initializer_list<int64_t> sizes)
+      : impl_(std::make_shared<Impl>(std::forward<A>(a), std::forward<B>(b), sizes)) {}
 
   Impl* operator->() const { return &checked(); }
   Impl& operator*() const { return checked(); }

@@ -9,12 +9,12 @@ namespace accel::optim {
 class AdagradOptions : public OptimizerCloneableOptions<AdagradOptions> {
  public:
   explicit AdagradOptions(double lr = 1e-2) : lr_(lr) {}
-  ACCEL_OPTIM_ARG(double, lr);
-  ACCEL_OPTIM_ARG(double, lr_decay) = 0;
-  ACCEL_OPTIM_ARG(double, weight_decay) = 0;
-  ACCEL_OPTIM_ARG(double, initial_accumulator_value) = 0;
-  ACCEL_OPTIM_ARG(double, eps) = 1e-10;
-  ACCEL_OPTIM_ARG(bool, maximize) = false;
+  ACCEL_ARG(double, lr);
+  ACCEL_ARG(double, lr_decay) = 0;
+  ACCEL_ARG(double, weight_decay) = 0;
+  ACCEL_ARG(double, initial_accumulator_value) = 0;
+  ACCEL_ARG(double, eps) = 1e-10;
+  ACCEL_ARG(bool, maximize) = false;
 };
 
 class Adagrad : public Optimizer {

@@ -15,12 +15,12 @@ class AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
   explicit AdamOptions(double lr = 1e-3) : lr_(lr) {}
   std::optional<double> get_momentum() const override { return std::get<0>(betas_); }
   void set_momentum(double beta1) override { std::get<0>(betas_) = beta1; }
-  ACCEL_OPTIM_ARG(double, lr);
-  ACCEL_OPTIM_ARG(Betas, betas) = {0.9, 0.999};
-  ACCEL_OPTIM_ARG(double, eps) = 1e-8;
-  ACCEL_OPTIM_ARG(double, weight_decay) = 0;
-  ACCEL_OPTIM_ARG(bool, amsgrad) = false;
-  ACCEL_OPTIM_ARG(bool, maximize) = false;
+  ACCEL_ARG(double, lr);
+  ACCEL_ARG(Betas, betas) = {0.9, 0.999};
+  ACCEL_ARG(double, eps) = 1e-8;
+  ACCEL_ARG(double, weight_decay) = 0;
+  ACCEL_ARG(bool, amsgrad) = false;
+  ACCEL_ARG(bool, maximize) = false;
 };
 
 class AdamWOptions : public OptimizerCloneableOptions<AdamWOptions> {
@@ -28,12 +28,12 @@ class AdamWOptions : public OptimizerCloneableOptions<AdamWOptions> {
   explicit AdamWOptions(double lr = 1e-3) : lr_(lr) {}
   std::optional<double> get_momentum() const override { return std::get<0>(betas_); }
   void set_momentum(double beta1) override { std::get<0>(betas_) = beta1; }
-  ACCEL_OPTIM_ARG(double, lr);
-  ACCEL_OPTIM_ARG(Betas, betas) = {0.9, 0.999};
-  ACCEL_OPTIM_ARG(double, eps) = 1e-8;
-  ACCEL_OPTIM_ARG(double, weight_decay) = 1e-2;
-  ACCEL_OPTIM_ARG(bool, amsgrad) = false;
-  ACCEL_OPTIM_ARG(bool, maximize) = false;
+  ACCEL_ARG(double, lr);
+  ACCEL_ARG(Betas, betas) = {0.9, 0.999};
+  ACCEL_ARG(double, eps) = 1e-8;
+  ACCEL_ARG(double, weight_decay) = 1e-2;
+  ACCEL_ARG(bool, amsgrad) = false;
+  ACCEL_ARG(bool, maximize) = false;
 };
 
 namespace detail {

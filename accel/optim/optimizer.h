@@ -12,22 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accel/core/arg.h"
 #include "accel/core/tensor.h"
 
 namespace accel::optim {
-
-// Declares an option `name` of `type` with a chaining setter, as LibTorch's TORCH_ARG:
-// SGDOptions(0.1).momentum(0.9).nesterov(true).
-#define ACCEL_OPTIM_ARG(type, name)            \
- public:                                       \
-  auto& name(const type& value) {              \
-    name##_ = value;                           \
-    return *this;                              \
-  }                                            \
-  const type& name() const { return name##_; } \
-                                               \
- private:                                      \
-  type name##_
 
 // The options of one parameter group. Schedulers reach the learning rate through get_lr/set_lr.
 class OptimizerOptions {

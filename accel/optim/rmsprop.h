@@ -11,13 +11,13 @@ class RMSpropOptions : public OptimizerCloneableOptions<RMSpropOptions> {
   explicit RMSpropOptions(double lr = 1e-2) : lr_(lr) {}
   std::optional<double> get_momentum() const override { return momentum_; }
   void set_momentum(double momentum) override { momentum_ = momentum; }
-  ACCEL_OPTIM_ARG(double, lr);
-  ACCEL_OPTIM_ARG(double, alpha) = 0.99;
-  ACCEL_OPTIM_ARG(double, eps) = 1e-8;
-  ACCEL_OPTIM_ARG(double, weight_decay) = 0;
-  ACCEL_OPTIM_ARG(double, momentum) = 0;
-  ACCEL_OPTIM_ARG(bool, centered) = false;
-  ACCEL_OPTIM_ARG(bool, maximize) = false;
+  ACCEL_ARG(double, lr);
+  ACCEL_ARG(double, alpha) = 0.99;
+  ACCEL_ARG(double, eps) = 1e-8;
+  ACCEL_ARG(double, weight_decay) = 0;
+  ACCEL_ARG(double, momentum) = 0;
+  ACCEL_ARG(bool, centered) = false;
+  ACCEL_ARG(bool, maximize) = false;
 };
 
 class RMSprop : public Optimizer {

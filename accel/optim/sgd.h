@@ -11,12 +11,12 @@ class SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
   explicit SGDOptions(double lr) : lr_(lr) {}
   std::optional<double> get_momentum() const override { return momentum_; }
   void set_momentum(double momentum) override { momentum_ = momentum; }
-  ACCEL_OPTIM_ARG(double, lr);
-  ACCEL_OPTIM_ARG(double, momentum) = 0;
-  ACCEL_OPTIM_ARG(double, dampening) = 0;
-  ACCEL_OPTIM_ARG(double, weight_decay) = 0;
-  ACCEL_OPTIM_ARG(bool, nesterov) = false;
-  ACCEL_OPTIM_ARG(bool, maximize) = false;
+  ACCEL_ARG(double, lr);
+  ACCEL_ARG(double, momentum) = 0;
+  ACCEL_ARG(double, dampening) = 0;
+  ACCEL_ARG(double, weight_decay) = 0;
+  ACCEL_ARG(bool, nesterov) = false;
+  ACCEL_ARG(bool, maximize) = false;
 };
 
 class SGD : public Optimizer {

@@ -16,6 +16,11 @@ void LRScheduler::initial_step() { update_lr(true); }
 
 void LRScheduler::step() { update_lr(false); }
 
+void LRScheduler::step_to(int64_t last_epoch) {
+  last_epoch_ = last_epoch - 1;
+  update_lr(false);
+}
+
 void LRScheduler::restart() {
   std::vector<OptimizerParamGroup>& groups = optimizer_->param_groups();
   for (size_t i = 0; i < groups.size(); ++i) groups[i].options().set_lr(base_lrs_[i]);

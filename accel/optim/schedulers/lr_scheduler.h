@@ -49,13 +49,16 @@ class LRScheduler {
   std::vector<double> group_lrs() const;
   const std::string& name() const { return name_; }
   Optimizer& optimizer() { return *optimizer_; }
+  // Takes the step that brings last_epoch to `last_epoch` (schedulers whose rates are a
+  // function of the step count can jump there).
+  void step_to(int64_t last_epoch);
+  // Sets the rates back to the base rates and takes the initial step again (SequentialLR
+  // starting this scheduler at a milestone, a WSD continuation starting afresh).
+  void restart();
 
  private:
   friend class SequentialLR;
   void update_lr(bool initial);
-  // Sets the rates back to the base rates and takes the initial step again (SequentialLR
-  // starting this scheduler at a milestone).
-  void restart();
 
   std::string name_;
   std::shared_ptr<Optimizer> optimizer_;

@@ -11,14 +11,14 @@ namespace accel::optim {
 class OneCycleLROptions {
  public:
   enum class AnnealStrategy { Cos, Linear };
-  ACCEL_OPTIM_ARG(double, pct_start) = 0.3;
-  ACCEL_OPTIM_ARG(AnnealStrategy, anneal_strategy) = AnnealStrategy::Cos;
-  ACCEL_OPTIM_ARG(bool, cycle_momentum) = true;
-  ACCEL_OPTIM_ARG(double, base_momentum) = 0.85;
-  ACCEL_OPTIM_ARG(double, max_momentum) = 0.95;
-  ACCEL_OPTIM_ARG(double, div_factor) = 25.0;
-  ACCEL_OPTIM_ARG(double, final_div_factor) = 1e4;
-  ACCEL_OPTIM_ARG(bool, three_phase) = false;
+  ACCEL_ARG(double, pct_start) = 0.3;
+  ACCEL_ARG(AnnealStrategy, anneal_strategy) = AnnealStrategy::Cos;
+  ACCEL_ARG(bool, cycle_momentum) = true;
+  ACCEL_ARG(double, base_momentum) = 0.85;
+  ACCEL_ARG(double, max_momentum) = 0.95;
+  ACCEL_ARG(double, div_factor) = 25.0;
+  ACCEL_ARG(double, final_div_factor) = 1e4;
+  ACCEL_ARG(bool, three_phase) = false;
 };
 
 class OneCycleLR : public LRScheduler {

@@ -13,14 +13,14 @@ class ReduceLROnPlateauOptions {
  public:
   enum class Mode { Min, Max };  // whether a lower or a higher metric is better
   enum class ThresholdMode { Rel, Abs };
-  ACCEL_OPTIM_ARG(Mode, mode) = Mode::Min;
-  ACCEL_OPTIM_ARG(double, factor) = 0.1;
-  ACCEL_OPTIM_ARG(int64_t, patience) = 10;
-  ACCEL_OPTIM_ARG(double, threshold) = 1e-4;
-  ACCEL_OPTIM_ARG(ThresholdMode, threshold_mode) = ThresholdMode::Rel;
-  ACCEL_OPTIM_ARG(int64_t, cooldown) = 0;
-  ACCEL_OPTIM_ARG(double, min_lr) = 0;
-  ACCEL_OPTIM_ARG(double, eps) = 1e-8;  // smaller reductions are not applied
+  ACCEL_ARG(Mode, mode) = Mode::Min;
+  ACCEL_ARG(double, factor) = 0.1;
+  ACCEL_ARG(int64_t, patience) = 10;
+  ACCEL_ARG(double, threshold) = 1e-4;
+  ACCEL_ARG(ThresholdMode, threshold_mode) = ThresholdMode::Rel;
+  ACCEL_ARG(int64_t, cooldown) = 0;
+  ACCEL_ARG(double, min_lr) = 0;
+  ACCEL_ARG(double, eps) = 1e-8;  // smaller reductions are not applied
 };
 
 class ReduceLROnPlateau {

@@ -1,0 +1,252 @@
+// Optimizer state files. Each options class lists its options once (`fields`), and that list
+// serves both directions: writing every option into JSON and reading every one back, so a
+// new option cannot be saved but forgotten on load.
+#include "accel/optim/serialize.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <tuple>
+#include <typeinfo>
+
+#include "accel/core/io/safetensors.h"
+#include "accel/optim/adagrad.h"
+#include "accel/optim/adam.h"
+#include "accel/optim/rmsprop.h"
+#include "accel/optim/sgd.h"
+
+namespace accel::optim {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSave = "save_optimizer_state";
+constexpr const char* kLoad = "load_optimizer_state";
+constexpr const char* kFormatKey = "format";
+constexpr const char* kFormat = "accel.optimizer_state.v1";
+constexpr const char* kKindKey = "optimizer";
+constexpr const char* kGroupsKey = "param_groups";
+constexpr std::string_view kStatePrefix = "state.";
+
+// Writes each option into a JSON object.
+struct OptionsWriter {
+  json& out;
+  template <typename T, typename Set>
+  void operator()(const char* name, const T& value, Set&&) {
+    out[name] = value;
+  }
+};
+
+// Reads each option from a JSON object, counting them so that unknown extra keys show.
+struct OptionsReader {
+  const json& in;
+  size_t read = 0;
+  template <typename T, typename Set>
+  void operator()(const char* name, const T&, Set&& set) {
+    auto it = in.find(name);
+    if (it == in.end()) throw std::invalid_argument(fmt::format("option '{}' is missing", name));
+    set(it->template get<T>());
+    ++read;
+  }
+};
+
+// Every option of each options class, in declaration order: codec(name, value, setter).
+#define ACCEL_OPTION(name) codec(#name, o.name(), [&o](const auto& v) { o.name(v); })
+template <typename Codec>
+void fields(Codec& codec, SGDOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(momentum);
+  ACCEL_OPTION(dampening);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(nesterov);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec, typename AdamLike>
+requires std::same_as<AdamLike, AdamOptions> || std::same_as<AdamLike, AdamWOptions>
+void fields(Codec& codec, AdamLike& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(betas);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(amsgrad);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, RMSpropOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(alpha);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(momentum);
+  ACCEL_OPTION(centered);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, AdagradOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(lr_decay);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(initial_accumulator_value);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(maximize);
+}
+#undef ACCEL_OPTION
+
+// The optimizer kinds a file can hold, named as their optimizers are (Optimizer::name()).
+template <typename Options>
+struct Kind {
+  using Type = Options;
+  const char* name;
+};
+constexpr std::tuple kKinds{Kind<SGDOptions>{"SGD"}, Kind<AdamOptions>{"Adam"},
+                            Kind<AdamWOptions>{"AdamW"}, Kind<RMSpropOptions>{"RMSprop"},
+                            Kind<AdagradOptions>{"Adagrad"}};
+
+// Calls f(kind) for each kind until one returns true; false if none did.
+template <typename F>
+bool any_kind(F&& f) {
+  return std::apply([&](auto... kind) { return (f(kind) || ...); }, kKinds);
+}
+
+// The kind of `options` and its options as a JSON object.
+std::pair<std::string, json> options_to_json(const OptimizerOptions& options) {
+  std::pair<std::string, json> out{"", json::object()};
+  const bool known = any_kind([&](auto kind) {
+    using Options = typename decltype(kind)::Type;
+    if (typeid(options) != typeid(Options)) return false;
+    Options copy = static_cast<const Options&>(options);
+    OptionsWriter writer{out.second};
+    fields(writer, copy);
+    out.first = kind.name;
+    return true;
+  });
+  ACCEL_CHECK(known, kSave, "expected options of SGD, Adam, AdamW, RMSprop or Adagrad, found {}",
+              typeid(options).name());
+  return out;
+}
+
+// Options of `kind` from JSON; throws (json or std) exceptions the caller turns into errors.
+std::shared_ptr<const OptimizerOptions> options_from_json(const std::string& kind, const json& in) {
+  std::shared_ptr<const OptimizerOptions> out;
+  const bool known = any_kind([&](auto k) {
+    using Options = typename decltype(k)::Type;
+    if (kind != k.name) return false;
+    Options options(0.0);
+    OptionsReader reader{in};
+    fields(reader, options);
+    if (reader.read != in.size()) throw std::invalid_argument("options hold unknown keys");
+    out = std::make_shared<Options>(options);
+    return true;
+  });
+  if (!known) throw std::invalid_argument(fmt::format("unknown optimizer kind '{}'", kind));
+  return out;
+}
+
+std::string kind_of(const OptimizerOptions& options) { return options_to_json(options).first; }
+
+// Parses "state.<index>.<key>" into the index and key.
+std::pair<int64_t, std::string> parse_state_name(const std::string& name, const std::string& path) {
+  const std::string_view view(name);
+  const size_t dot = view.find('.', kStatePrefix.size());
+  int64_t index = -1;
+  if (view.starts_with(kStatePrefix) && dot != std::string_view::npos && dot + 1 < view.size()) {
+    const char* begin = view.data() + kStatePrefix.size();
+    const auto [end, error] = std::from_chars(begin, view.data() + dot, index);
+    if (error != std::errc() || end != view.data() + dot) index = -1;
+  }
+  ACCEL_CHECK(index >= 0, kLoad,
+              "\"{}\": expected tensor names \"state.<index>.<key>\", found \"{}\"", path, name);
+  return {index, name.substr(dot + 1)};
+}
+
+std::vector<OptimizerStateDict::Group> parse_groups(const std::string& kind,
+                                                    const std::string& text) {
+  const json groups = json::parse(text);
+  std::vector<OptimizerStateDict::Group> out;
+  for (const json& group : groups.at(kGroupsKey)) {
+    const json& initial_lr = group.at("initial_lr");
+    out.push_back(
+        {group.at("params").get<std::vector<int64_t>>(),
+         options_from_json(kind, group.at("options")),
+         initial_lr.is_null() ? std::nullopt : std::optional<double>(initial_lr.get<double>())});
+  }
+  return out;
+}
+
+}  // namespace
+
+void save_optimizer_state(const OptimizerStateDict& state, const std::string& path) {
+  std::string kind;
+  json groups = json::array();
+  for (size_t g = 0; g < state.param_groups.size(); ++g) {
+    const OptimizerStateDict::Group& group = state.param_groups[g];
+    ACCEL_CHECK(group.options != nullptr, kSave, "group {} has no options", g);
+    auto [group_kind, options] = options_to_json(*group.options);
+    ACCEL_CHECK(kind.empty() || kind == group_kind, kSave,
+                "expected every group to hold {} options, found {} options in group {}", kind,
+                group_kind, g);
+    kind = group_kind;
+    groups.push_back({{"params", group.params},
+                      {"options", std::move(options)},
+                      {"initial_lr", group.initial_lr ? json(*group.initial_lr) : json(nullptr)}});
+  }
+  io::NamedTensors tensors;
+  for (const auto& [index, param_state] : state.state) {
+    for (const auto& [key, value] : param_state) {
+      tensors.emplace_back(fmt::format("{}{}.{}", kStatePrefix, index, key), value);
+    }
+  }
+  const json header = {{kGroupsKey, std::move(groups)}};
+  io::save_safetensors(path, tensors,
+                       {{kFormatKey, kFormat}, {kKindKey, kind}, {kGroupsKey, header.dump()}});
+}
+
+OptimizerStateDict load_optimizer_state(const std::string& path) {
+  io::SafetensorsContents contents = io::load_safetensors(path);
+  const auto& metadata = contents.metadata;
+  auto format = metadata.find(kFormatKey);
+  ACCEL_CHECK(format != metadata.end() && format->second == kFormat, kLoad,
+              "\"{}\": expected an optimizer state file (metadata format \"{}\"), found {}", path,
+              kFormat,
+              format == metadata.end() ? "no format" : "format \"" + format->second + "\"");
+  auto kind = metadata.find(kKindKey);
+  auto groups = metadata.find(kGroupsKey);
+  ACCEL_CHECK(kind != metadata.end() && groups != metadata.end(), kLoad,
+              "\"{}\": expected metadata \"{}\" and \"{}\", found only some", path, kKindKey,
+              kGroupsKey);
+  OptimizerStateDict dict;
+  try {
+    dict.param_groups = parse_groups(kind->second, groups->second);
+  } catch (const std::exception& error) {
+    fail(kLoad, "\"{}\": malformed parameter groups: {}", path, error.what());
+  }
+  for (auto& [name, tensor] : contents.tensors) {
+    auto [index, key] = parse_state_name(name, path);
+    dict.state[index][key] = std::move(tensor);
+  }
+  return dict;
+}
+
+void save(const Optimizer& optimizer, const std::string& path) {
+  save_optimizer_state(optimizer.state_dict(), path);
+}
+
+void load(Optimizer& optimizer, const std::string& path) {
+  OptimizerStateDict dict = load_optimizer_state(path);
+  if (!dict.param_groups.empty()) {
+    const std::string kind = kind_of(*dict.param_groups.front().options);
+    ACCEL_CHECK(kind == optimizer.name(), "optim::load",
+                "\"{}\": expected the state of a {} optimizer, found the state of {}", path,
+                optimizer.name(), kind);
+  }
+  try {
+    optimizer.load_state_dict(dict);
+  } catch (const Error& error) {
+    fail("optim::load", "\"{}\": {}", path, error.what());
+  }
+}
+
+}  // namespace accel::optim
