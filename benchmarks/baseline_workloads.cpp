@@ -1,6 +1,7 @@
 // The yardsticks accel is measured against: Eigen's own GEMM on the same shapes (accel's
-// matmul should reach >= 90% of its rate) and memcpy moving the bytes of the large add
-// (the element-wise op should reach >= 70% of its bandwidth).
+// matmul should reach >= 90% of its rate), the two GEMMs inside a Linear layer's forward +
+// backward (the layer should reach >= 90% of their rate) and memcpy moving the bytes of the
+// large add (the element-wise op should reach >= 70% of its bandwidth).
 #include <omp.h>
 
 #include <Eigen/Core>
@@ -31,6 +32,23 @@ void eigen_gemm(benchmark::State& state, bench::GemmShape shape) {
   bench::set_rate(state, bench::kFlopsCounter, shape.flops());
 }
 
+// The products Linear's forward and weight gradient compute, on row-major operands as the
+// layer holds them: y = x w^T, then dw = g^T x.
+void eigen_linear_gemms(benchmark::State& state, bench::LinearShape shape) {
+  set_threads(state);
+  const Matrix x = Matrix::Random(shape.batch, shape.in);
+  const Matrix w = Matrix::Random(shape.out, shape.in);
+  const Matrix g = Matrix::Random(shape.batch, shape.out);
+  Matrix y(shape.batch, shape.out), dw(shape.out, shape.in);
+  for (auto _ : state) {
+    y.noalias() = x * w.transpose();
+    dw.noalias() = g.transpose() * x;
+    benchmark::DoNotOptimize(y.data());
+    benchmark::DoNotOptimize(dw.data());
+  }
+  bench::set_rate(state, bench::kFlopsCounter, shape.flops());
+}
+
 // memcpy of the add's two inputs (2 x 64 MB), split into one chunk per thread; bandwidth
 // counts bytes read plus bytes written, as the add's does.
 void memcpy_large(benchmark::State& state) {
@@ -53,5 +71,7 @@ void memcpy_large(benchmark::State& state) {
 void bench::register_baselines() {
   for (const GemmShape& shape : kGemmShapes)
     add_benchmark(shape.name, kEigen, Clock::WallWhenThreaded, eigen_gemm, shape);
+  for (const LinearShape& shape : kLinearShapes)
+    add_benchmark(shape.name, kEigen, Clock::WallWhenThreaded, eigen_linear_gemms, shape);
   add_benchmark(kAddLarge, kMemcpy, Clock::WallWhenThreaded, memcpy_large);
 }

@@ -17,7 +17,7 @@ namespace {
 struct Figure {
   double seconds = 0;
   double rate = 0;
-  const char* unit = nullptr;  // "GFLOP/s" or "GB/s"; null for time-only workloads
+  const char* unit = nullptr;  // "GFLOP/s", "GB/s" or "samples/s"; null for time-only workloads
 };
 
 // Rows of the summary, in registration order then by thread count (random interleaving
@@ -54,8 +54,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                                      format(accel->second));
       for (const auto& [impl, figure] : impls) {
         if (impl == bench::kAccel) continue;
-        line +=
-            fmt::format(" | {} {} ({})", impl, format(figure), ratio(accel->second, figure, impl));
+        line += fmt::format(" | {} {} ({})", impl, format(figure),
+                            ratio(key.workload, accel->second, figure, impl));
       }
       fmt::print("{}\n", line);
     }
@@ -74,6 +74,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       figure = {figure.seconds, it->second.value / 1e9, "GFLOP/s"};
     } else if (auto it = run.counters.find(bench::kBytesCounter); it != run.counters.end()) {
       figure = {figure.seconds, it->second.value / 1e9, "GB/s"};
+    } else if (auto it = run.counters.find(bench::kSamplesCounter); it != run.counters.end()) {
+      figure = {figure.seconds, it->second.value, "samples/s"};
     }
     figures_[key][name.substr(slash + 1)] = figure;
   }
@@ -88,13 +90,15 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   }
 
   // accel relative to `other`: a rate ratio (higher is better) or a time ratio (lower is
-  // better), with the target for this baseline when the issue sets one.
-  static std::string ratio(const Figure& accel, const Figure& other, const std::string& impl) {
+  // better), with the target for this workload and baseline when an issue sets one.
+  static std::string ratio(const std::string& workload, const Figure& accel, const Figure& other,
+                           const std::string& impl) {
     const bool rates = accel.unit != nullptr;
     const double r = rates ? accel.rate / other.rate : accel.seconds / other.seconds;
     std::string text = fmt::format("accel/{} {:.2f}", impl, r);
     for (const bench::Target& t : bench::kTargets) {
-      if (impl == t.baseline && t.higher_is_better == rates) {
+      if ((t.workload == nullptr || workload == t.workload) && impl == t.baseline &&
+          t.higher_is_better == rates) {
         const bool met = rates ? r >= t.ratio : r <= t.ratio;
         text += fmt::format(", target {} {:.2f}: {}", rates ? ">=" : "<=", t.ratio,
                             met ? "met" : "MISSED");

@@ -7,11 +7,26 @@
 namespace {
 
 struct LibTorch {
+  using Sequential = torch::nn::Sequential;
+  using Conv2d = torch::nn::Conv2d;
+  using Conv2dOptions = torch::nn::Conv2dOptions;
+  using MaxPool2d = torch::nn::MaxPool2d;
+  using MaxPool2dOptions = torch::nn::MaxPool2dOptions;
+  using ReLU = torch::nn::ReLU;
+  using Flatten = torch::nn::Flatten;
+  using Linear = torch::nn::Linear;
+  using Adam = torch::optim::Adam;
+  using AdamOptions = torch::optim::AdamOptions;
+
   static void set_num_threads(int n) { torch::set_num_threads(n); }
   static torch::Tensor ones(int64_t numel) { return torch::ones({numel}); }
-  static torch::Tensor randn(int64_t rows, int64_t cols) { return torch::randn({rows, cols}); }
+  static torch::Tensor randn(torch::IntArrayRef sizes) { return torch::randn(sizes); }
+  static torch::Tensor randint(int64_t high, int64_t n) { return torch::randint(high, {n}); }
   static torch::Tensor matmul(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::matmul(a, b);
+  }
+  static torch::Tensor cross_entropy(const torch::Tensor& logits, const torch::Tensor& target) {
+    return torch::nn::functional::cross_entropy(logits, target);
   }
 };
 

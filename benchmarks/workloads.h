@@ -1,8 +1,9 @@
 // The benchmark workloads, written once for every tensor library that runs them: accel and
 // LibTorch spell these calls alike, so each library supplies a small adapter `Lib` and gets
 // identical workloads (small-op overhead of a + b with and without autograd recording,
-// matmul GFLOP/s, the bandwidth of a large element-wise add). No accel, Eigen or Torch
-// headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
+// matmul GFLOP/s, the bandwidth of a large element-wise add, a Linear layer's forward +
+// backward, a small CNN's training step). No accel, Eigen or Torch headers here: the adapters
+// live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -34,6 +35,29 @@ inline constexpr GemmShape kGemmShapes[] = {
     {"matmul[1024x1024]x[1024x1024]", 1024, 1024, 1024},
 };
 
+// Linear(784 -> 128) forward + backward at a batch size, the input not requiring grad (a first
+// layer): the GEMMs it contains are the forward x W^T and the weight gradient g^T x, which
+// the Eigen baseline times alone.
+struct LinearShape {
+  const char* name;
+  int64_t batch, in, out;
+  double flops() const { return 2.0 * 2.0 * static_cast<double>(batch * in * out); }
+};
+inline constexpr LinearShape kLinearShapes[] = {
+    {"linear[32x784->128] fwd+bwd", 32, 784, 128},
+    {"linear[256x784->128] fwd+bwd", 256, 784, 128},
+};
+
+// The small CNN's second convolution alone, forward + backward (input and weight gradients):
+// Conv2d(32->64, 3x3, pad 1) on [64, 32, 14, 14].
+inline constexpr const char* kConvLayer = "conv2d[64x32x14x14->64,3x3] fwd+bwd";
+
+// One training step of the small CNN on MNIST-shaped input (batch 64, 1x28x28):
+// Conv2d(1->32, 3x3, pad 1), ReLU, MaxPool2d(2), Conv2d(32->64, 3x3, pad 1), ReLU,
+// MaxPool2d(2), Flatten, Linear(3136->128), ReLU, Linear(128->10); cross-entropy; Adam(1e-3).
+inline constexpr const char* kSmallCnnStep = "small_cnn train step [64x1x28x28]";
+inline constexpr int64_t kCnnBatch = 64;
+
 // A large element-wise op: out = a + b over kLargeNumel float32 elements each. Bandwidth
 // counts bytes read plus bytes written: three arrays of 64 MB per call.
 inline constexpr const char* kAddLarge = "add[16M]+[16M]";
@@ -49,16 +73,21 @@ inline constexpr const char* kMemcpy = "memcpy";
 // Counter names the summary reads.
 inline constexpr const char* kFlopsCounter = "FLOP/s";
 inline constexpr const char* kBytesCounter = "bytes/s";
+inline constexpr const char* kSamplesCounter = "samples/s";
 
-// The targets: accel's small-op time at most 1/5 of LibTorch's, matmul at least 90%
-// of Eigen's GEMM rate, the large add at least 70% of memcpy's bandwidth.
+// The issues' targets: accel's small-op time at most 1/5 of LibTorch's, matmul and the Linear
+// layer at least 90% of the rate of Eigen's GEMMs, the large add at least 70% of memcpy's
+// bandwidth, the small CNN at least 1.5x LibTorch's samples/s.
 struct Target {
+  const char* workload;  // null: every workload with this baseline and kind of figure
   const char* baseline;
   bool higher_is_better;  // rates: accel/baseline >= ratio; times: accel/baseline <= ratio
   double ratio;
 };
-inline constexpr Target kTargets[] = {
-    {kLibTorch, false, 0.2}, {kEigen, true, 0.9}, {kMemcpy, true, 0.7}};
+inline constexpr Target kTargets[] = {{nullptr, kLibTorch, false, 0.2},
+                                      {nullptr, kEigen, true, 0.9},
+                                      {nullptr, kMemcpy, true, 0.7},
+                                      {kSmallCnnStep, kLibTorch, true, 1.5}};
 
 // How a workload is timed. The calling thread's CPU time equals wall time on an idle machine
 // and, unlike wall time, stays right when other processes share the cores; it serves work
@@ -90,8 +119,9 @@ inline void set_rate(benchmark::State& state, const char* counter, double per_it
       benchmark::Counter(per_iteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// ---- the workloads, for an adapter Lib with set_num_threads(n), ones(numel),
-// randn(rows, cols) and matmul(a, b) ----
+// ---- the workloads, for an adapter Lib with set_num_threads(n), ones(numel), randn(sizes),
+// randint(high, n), matmul(a, b), cross_entropy(logits, target), and the module and optimizer
+// types the CNN needs (Lib::nn::Linear, ..., Lib::Adam) ----
 
 // a + b on [numel] inputs; with `record` the inputs require grad, so every call records an
 // autograd node (freed again when the result dies).
@@ -109,8 +139,8 @@ void add_small(benchmark::State& state, int64_t numel, bool record) {
 template <typename Lib>
 void matmul(benchmark::State& state, GemmShape shape) {
   Lib::set_num_threads(static_cast<int>(state.range(0)));
-  const auto a = Lib::randn(shape.m, shape.k);
-  const auto b = Lib::randn(shape.k, shape.n);
+  const auto a = Lib::randn({shape.m, shape.k});
+  const auto b = Lib::randn({shape.k, shape.n});
   for (auto _ : state) {
     const auto c = Lib::matmul(a, b);
     benchmark::DoNotOptimize(c.data_ptr());
@@ -130,6 +160,67 @@ void add_large(benchmark::State& state) {
   set_rate(state, kBytesCounter, kAddLargeBytes);
 }
 
+// y = linear(x); y.backward(g), gradients set to none before each call as a training loop's
+// zero_grad does (so the weight gradient is written, not accumulated).
+template <typename Lib>
+void linear_forward_backward(benchmark::State& state, LinearShape shape) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::Linear linear(shape.in, shape.out);
+  const auto x = Lib::randn({shape.batch, shape.in});
+  const auto g = Lib::randn({shape.batch, shape.out});
+  for (auto _ : state) {
+    linear->zero_grad(true);
+    linear(x).backward(g);
+    benchmark::DoNotOptimize(linear->weight.grad().data_ptr());
+  }
+  set_rate(state, kFlopsCounter, shape.flops());
+}
+
+template <typename Lib>
+void conv_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::Conv2d conv(typename Lib::Conv2dOptions(32, 64, 3).padding(1));
+  auto x = Lib::randn({kCnnBatch, 32, 14, 14}).requires_grad_(true);
+  const auto g = Lib::randn({kCnnBatch, 64, 14, 14});
+  for (auto _ : state) {
+    conv->zero_grad(true);
+    x.mutable_grad() = decltype(x)();
+    conv(x).backward(g);
+    benchmark::DoNotOptimize(x.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kCnnBatch));
+}
+
+template <typename Lib>
+auto small_cnn() {
+  using L = Lib;
+  return typename L::Sequential(
+      typename L::Conv2d(typename L::Conv2dOptions(1, 32, 3).padding(1)), typename L::ReLU(),
+      typename L::MaxPool2d(typename L::MaxPool2dOptions(2)),
+      typename L::Conv2d(typename L::Conv2dOptions(32, 64, 3).padding(1)), typename L::ReLU(),
+      typename L::MaxPool2d(typename L::MaxPool2dOptions(2)), typename L::Flatten(),
+      typename L::Linear(64 * 7 * 7, 128), typename L::ReLU(), typename L::Linear(128, 10));
+}
+
+// zero_grad (to none), forward, cross-entropy, backward, Adam step on one fixed random batch.
+// The model's zero_grad: LibTorch 1.13's optimizer can only zero gradients, not drop them.
+template <typename Lib>
+void small_cnn_step(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  auto model = small_cnn<Lib>();
+  typename Lib::Adam optimizer(model->parameters(), typename Lib::AdamOptions(1e-3));
+  const auto images = Lib::randn({kCnnBatch, 1, 28, 28});
+  const auto labels = Lib::randint(10, kCnnBatch);
+  for (auto _ : state) {
+    model->zero_grad(true);
+    const auto loss = Lib::cross_entropy(model->forward(images), labels);
+    loss.backward();
+    optimizer.step();
+    benchmark::DoNotOptimize(loss.data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kCnnBatch));
+}
+
 template <typename Lib>
 void register_workloads(const char* impl) {
   const Clock cpu = Clock::CallingThreadCpu;
@@ -141,11 +232,16 @@ void register_workloads(const char* impl) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, matmul<Lib>, shape);
   }
   add_benchmark(kAddLarge, impl, Clock::WallWhenThreaded, add_large<Lib>);
+  for (const LinearShape& shape : kLinearShapes) {
+    add_benchmark(shape.name, impl, Clock::WallWhenThreaded, linear_forward_backward<Lib>, shape);
+  }
+  add_benchmark(kConvLayer, impl, Clock::WallWhenThreaded, conv_forward_backward<Lib>);
+  add_benchmark(kSmallCnnStep, impl, Clock::WallWhenThreaded, small_cnn_step<Lib>);
 }
 
 // Each implementation file registers its benchmarks; main calls these in this order.
 void register_accel();
-void register_baselines();  // Eigen's GEMM and memcpy
+void register_baselines();  // Eigen's GEMMs and memcpy
 void register_libtorch();   // only in builds that found LibTorch
 
 }  // namespace bench

@@ -1,7 +1,8 @@
 // conv2d and conv1d with their gradients, side by side. The forward unfolds the input into
 // columns (im2col) and multiplies each group's weight matrix into them; the backward is the
-// two transposed products, folding grad columns back into the input with col2im. conv1d is
-// conv2d on a unit-height image.
+// two transposed products, folding grad columns back into the input with col2im. Columns hold
+// every image side by side, so each product is one large GEMM over the whole batch rather than
+// one small GEMM per image. conv1d is conv2d on a unit-height image.
 #include "accel/core/conv.h"
 
 #include <array>
@@ -137,16 +138,20 @@ struct InnerOpsGuard {
 // 16-bit floats are convolved in float32 and rounded once, as matmul does.
 ScalarType compute_type(ScalarType t) { return t == kFloat16 || t == kBFloat16 ? kFloat32 : t; }
 
-// input [N, C, H, W] unfolded: [N, groups, C/groups * kH * kW, oH * oW] in `compute`.
+// input [N, C, H, W] unfolded: [groups, C/groups * kH * kW, N * oH * oW] in `compute`.
 Tensor columns(const Tensor& input, const cpu::ConvGeometry& g, int64_t groups,
                ScalarType compute) {
   const Tensor x = input.to(compute).contiguous();
   const int64_t n = x.size(0);
-  Tensor cols = empty({n, groups, g.channels / groups * g.kernel_h * g.kernel_w, g.out_h * g.out_w},
-                      x.options());
+  Tensor cols = empty(
+      {groups, g.channels / groups * g.kernel_h * g.kernel_w, n * g.out_h * g.out_w}, x.options());
   cpu::im2col(compute, g, n, x.data_ptr(), cols.data_ptr());
   return cols;
 }
+
+// [N, C, ...] <-> [C, N, ...] (contiguous): the products see channels outermost, so each
+// group's channels of every image form one matrix.
+Tensor swap_batch_and_channels(const Tensor& t) { return t.transpose(0, 1).contiguous(); }
 
 // weight [C_out, C_in/groups, kH, kW] as one matrix per group: [groups, C_out/groups, K].
 Tensor weight_matrices(const Tensor& weight, int64_t groups, ScalarType compute) {
@@ -162,8 +167,9 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
   Tensor out;
   {
     InnerOpsGuard inner;
-    out = matmul(weight_matrices(weight, p.groups, compute), columns(input, g, p.groups, compute))
-              .view({n, out_channels, g.out_h, g.out_w});
+    out = swap_batch_and_channels(
+        matmul(weight_matrices(weight, p.groups, compute), columns(input, g, p.groups, compute))
+            .view({out_channels, n, g.out_h, g.out_w}));
     if (bias.defined()) out.add_(bias.to(compute).view({1, out_channels, 1, 1}));
     out = out.to(dtype);
   }
@@ -179,8 +185,8 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
         InnerOpsGuard inner;
         if (in.needs(2)) in[2] = grad.sum({0, 2, 3});
         if (!in.needs(0) && !in.needs(1)) return;
-        const Tensor grad_rows = grad.to(compute).contiguous().view(
-            {n, groups, grad.size(1) / groups, g.out_h * g.out_w});
+        const Tensor grad_rows = swap_batch_and_channels(grad.to(compute))
+                                     .view({groups, grad.size(1) / groups, n * g.out_h * g.out_w});
         if (in.needs(0)) {
           const Tensor grad_cols =
               matmul(weight_matrices(sw.get(), groups, compute).transpose(-1, -2), grad_rows);
@@ -190,7 +196,7 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
         }
         if (in.needs(1)) {
           const Tensor cols = columns(si.get(), g, groups, compute);
-          in[1] = matmul(grad_rows, cols.transpose(-1, -2)).sum(0).view(weight_sizes).to(dtype);
+          in[1] = matmul(grad_rows, cols.transpose(-1, -2)).view(weight_sizes).to(dtype);
         }
       });
   return out;
@@ -292,9 +298,9 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
                             p.stride[1],    p.dilation[0],  p.dilation[1],  height,
                             width};
   const ScalarType dtype = x.dtype(), compute = compute_type(dtype);
-  // input as [N, groups, C_in / groups, H * W], the right operand of every product.
-  auto input_rows = [n, groups, compute](const Tensor& t) {
-    return t.to(compute).contiguous().view({n, groups, t.size(1) / groups, -1});
+  // input as [groups, C_in / groups, N * H * W], the right operand of every product.
+  auto input_rows = [groups, compute](const Tensor& t) {
+    return swap_batch_and_channels(t.to(compute)).view({groups, t.size(1) / groups, -1});
   };
   Tensor out;
   {
@@ -320,13 +326,13 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
           if (!in.needs(0) && !in.needs(1)) return;
           const Tensor grad_cols = columns(grad, g, groups, compute);
           if (in.needs(0)) {
-            in[0] = matmul(weight_matrices(sw.get(), groups, compute), grad_cols)
-                        .view(input_sizes)
+            in[0] = swap_batch_and_channels(
+                        matmul(weight_matrices(sw.get(), groups, compute), grad_cols)
+                            .view({input_sizes[1], input_sizes[0], input_sizes[2], input_sizes[3]}))
                         .to(dtype);
           }
           if (in.needs(1)) {
             in[1] = matmul(input_rows(sx.get()), grad_cols.transpose(-1, -2))
-                        .sum(0)
                         .view(weight_sizes)
                         .to(dtype);
           }

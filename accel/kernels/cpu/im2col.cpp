@@ -1,8 +1,11 @@
-// im2col / col2im loops. Each (image, channel) plane is handled by one thread, so col2im's
-// overlapping sums add in a fixed order and results do not depend on the thread count.
+// im2col / col2im loops. Each (image, channel) plane is handled by one thread, and col2im adds
+// a pixel's column entries in tap order, so results do not depend on the thread count. Per
+// output row the in-bounds span is computed once: padding is filled or skipped as a block and
+// the span is copied (a memcpy at stride 1), with no test per element.
 #include "accel/kernels/cpu/im2col.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "accel/core/error.h"
 #include "accel/core/parallel.h"
@@ -11,59 +14,88 @@ namespace accel::cpu {
 
 namespace {
 
-// Calls f(pixel, column_entry) for every column entry of one (image, channel) plane, pixel
-// being the offset of the input pixel it reads, or -1 where it reads padding. Written once so
-// im2col and col2im walk exactly the same correspondence.
+// The outputs o in [begin, end) whose input coordinate o * stride + offset lies in [0, size).
+struct Span {
+  int64_t begin, end;
+};
+
+Span inside(int64_t outputs, int64_t size, int64_t stride, int64_t offset) {
+  const int64_t begin = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  const int64_t last = size - 1 - offset;
+  const int64_t end = last < 0 ? 0 : std::min(outputs, last / stride + 1);
+  return {std::min(begin, end), end};
+}
+
+// Calls row(tap, oh, ih, iw_offset, span) for every (tap, output row) of a plane: output row
+// oh of tap = kh * kernel_w + kw reads input row ih at columns ow * stride_w + iw_offset for
+// ow in span, and padding elsewhere (everywhere, with an empty span, when ih is outside). Written
+// once so that im2col and col2im walk exactly the same correspondence.
 template <typename F>
-void for_each_tap(const ConvGeometry& g, F&& f) {
-  const int64_t out_size = g.out_h * g.out_w;
+void for_each_row(const ConvGeometry& g, F&& row) {
   for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
     for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-      const int64_t row = (kh * g.kernel_w + kw) * out_size;
+      const int64_t iw_offset = kw * g.dilation_w - g.pad_w;
+      const Span span = inside(g.out_w, g.width, g.stride_w, iw_offset);
       for (int64_t oh = 0; oh < g.out_h; ++oh) {
         const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dilation_h;
         const bool row_inside = ih >= 0 && ih < g.height;
-        for (int64_t ow = 0; ow < g.out_w; ++ow) {
-          const int64_t iw = ow * g.stride_w - g.pad_w + kw * g.dilation_w;
-          const bool inside = row_inside && iw >= 0 && iw < g.width;
-          f(inside ? ih * g.width + iw : -1, row + oh * g.out_w + ow);
-        }
+        row(kh * g.kernel_w + kw, oh, row_inside ? ih : -1, iw_offset,
+            row_inside ? span : Span{0, 0});
       }
     }
   }
 }
 
-// Runs plane(image_plane_index) over batch * channels planes in parallel.
+// Runs plane(image, channel) over batch * channels planes in parallel.
 template <typename F>
 void for_each_plane(const ConvGeometry& g, int64_t batch, F&& plane) {
   const int64_t work_per_plane = g.kernel_h * g.kernel_w * g.out_h * g.out_w;
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work_per_plane));
   parallel_for(0, batch * g.channels, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t p = begin; p < end; ++p) plane(p);
+    for (int64_t p = begin; p < end; ++p) plane(p / g.channels, p % g.channels);
   });
 }
 
 template <typename T>
 void im2col_typed(const ConvGeometry& g, int64_t batch, const T* images, T* columns) {
-  const int64_t plane_in = g.height * g.width;
-  const int64_t plane_cols = g.kernel_h * g.kernel_w * g.out_h * g.out_w;
-  for_each_plane(g, batch, [&](int64_t p) {
-    const T* in = images + p * plane_in;
-    T* cols = columns + p * plane_cols;
-    for_each_tap(g, [&](int64_t src, int64_t dst) { cols[dst] = src >= 0 ? in[src] : T(0); });
+  const int64_t out_size = g.out_h * g.out_w, taps = g.kernel_h * g.kernel_w;
+  for_each_plane(g, batch, [&](int64_t n, int64_t c) {
+    const T* in = images + (n * g.channels + c) * g.height * g.width;
+    T* cols = columns + c * taps * batch * out_size + n * out_size;
+    for_each_row(g, [&](int64_t tap, int64_t oh, int64_t ih, int64_t iw_offset, Span span) {
+      T* dst = cols + tap * batch * out_size + oh * g.out_w;
+      std::fill(dst, dst + span.begin, T(0));
+      std::fill(dst + span.end, dst + g.out_w, T(0));
+      const int64_t count = span.end - span.begin;
+      if (count == 0) return;
+      const T* src = in + ih * g.width + span.begin * g.stride_w + iw_offset;
+      dst += span.begin;
+      if (g.stride_w == 1) {
+        std::memcpy(dst, src, count * sizeof(T));
+      } else {
+        for (int64_t i = 0; i < count; ++i) dst[i] = src[i * g.stride_w];
+      }
+    });
   });
 }
 
 template <typename T>
 void col2im_typed(const ConvGeometry& g, int64_t batch, const T* columns, T* images) {
-  const int64_t plane_in = g.height * g.width;
-  const int64_t plane_cols = g.kernel_h * g.kernel_w * g.out_h * g.out_w;
-  for_each_plane(g, batch, [&](int64_t p) {
-    T* out = images + p * plane_in;
-    const T* cols = columns + p * plane_cols;
-    std::fill(out, out + plane_in, T(0));
-    for_each_tap(g, [&](int64_t dst, int64_t src) {
-      if (dst >= 0) out[dst] += cols[src];
+  const int64_t out_size = g.out_h * g.out_w, taps = g.kernel_h * g.kernel_w;
+  for_each_plane(g, batch, [&](int64_t n, int64_t c) {
+    T* out = images + (n * g.channels + c) * g.height * g.width;
+    const T* cols = columns + c * taps * batch * out_size + n * out_size;
+    std::fill(out, out + g.height * g.width, T(0));
+    for_each_row(g, [&](int64_t tap, int64_t oh, int64_t ih, int64_t iw_offset, Span span) {
+      const int64_t count = span.end - span.begin;
+      if (count == 0) return;
+      const T* src = cols + tap * batch * out_size + oh * g.out_w + span.begin;
+      T* dst = out + ih * g.width + span.begin * g.stride_w + iw_offset;
+      if (g.stride_w == 1) {
+        for (int64_t i = 0; i < count; ++i) dst[i] += src[i];
+      } else {
+        for (int64_t i = 0; i < count; ++i) dst[i * g.stride_w] += src[i];
+      }
     });
   });
 }

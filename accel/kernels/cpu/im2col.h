@@ -21,8 +21,9 @@ struct ConvGeometry {
 };
 
 // images: contiguous [batch, channels, height, width]; columns: contiguous
-// [batch, channels * kernel_h * kernel_w, out_h * out_w], zero where a field reads padding.
-// dtype: float32 or float64.
+// [channels * kernel_h * kernel_w, batch, out_h * out_w] — one row per (channel, tap) holding
+// every image's outputs, so that one GEMM covers the whole batch. Zero where a field reads
+// padding. dtype: float32 or float64.
 void im2col(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* images,
             void* columns);
 
