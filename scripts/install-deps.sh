@@ -17,6 +17,7 @@ packages=(
   libbenchmark-dev    # benchmarks/
   nlohmann-json3-dev  # safetensors headers, test fixtures
   clang-format        # .ci/run's formatting check
+  dataset-fashion-mnist  # the MNIST example's data and the data tests' real-file check
 )
 
 missing=()

@@ -1,0 +1,147 @@
+// DataLoader: each begin() takes the epoch's batches from the BatchSampler and loads them
+// on the calling thread or through BatchWorkers. A batch comes from the dataset's get_batch
+// when it has one and no collate_fn is set, else from get() per sample and collation.
+#include "accel/data/dataloader.h"
+
+#include <algorithm>
+
+#include "accel/data/batch_workers.h"
+
+namespace accel::data {
+namespace {
+
+constexpr const char* kOp = "DataLoader";
+
+std::shared_ptr<Sampler> epoch_sampler(const DatasetPtr& dataset,
+                                       const DataLoaderOptions& options) {
+  ACCEL_CHECK(dataset != nullptr, kOp, "expected a dataset, found a null pointer");
+  ACCEL_CHECK(options.batch_size() >= 1, kOp, "expected batch_size >= 1, found {}",
+              options.batch_size());
+  ACCEL_CHECK(options.num_workers() >= 0, kOp, "expected num_workers >= 0, found {}",
+              options.num_workers());
+  ACCEL_CHECK(options.prefetch_factor() >= 1, kOp, "expected prefetch_factor >= 1, found {}",
+              options.prefetch_factor());
+  ACCEL_CHECK(!(options.sampler() && options.shuffle()), kOp,
+              "expected shuffle or a sampler, found both (the sampler decides the order)");
+  if (options.sampler()) return options.sampler();
+  if (options.shuffle()) return std::make_shared<RandomSampler>(dataset->size(), options.seed());
+  return std::make_shared<SequentialSampler>(dataset->size());
+}
+
+// Batch number `batch` made of the samples at `indices`; errors name the batch and samples.
+Example load_batch(const Dataset& dataset, const CollateFn& collate_fn,
+                   std::span<const int64_t> indices, int64_t batch) {
+  try {
+    if (!collate_fn) {
+      if (std::optional<Example> fast = dataset.get_batch(indices)) return std::move(*fast);
+      return default_collate(get_samples(dataset, indices));
+    }
+    return collate_fn(get_samples(dataset, indices));
+  } catch (const std::exception& e) {
+    constexpr size_t kShown = 8;
+    fail(kOp, "batch {} (samples {}{}) failed: {}", batch,
+         indices.first(std::min(indices.size(), kShown)), indices.size() > kShown ? " ..." : "",
+         e.what());
+  }
+}
+
+}  // namespace
+
+struct DataLoader::Run {
+  int64_t epoch = 0;
+  std::vector<std::vector<int64_t>> batches;
+  int64_t next = 0;  // the next batch to load; batches before it count as consumed
+  bool finished = false;
+  Example current;
+  std::unique_ptr<BatchWorkers> workers;  // declared last: stopped before `batches` dies
+};
+
+DataLoader::DataLoader(DatasetPtr dataset, DataLoaderOptions options)
+    : dataset_(std::move(dataset)),
+      options_(std::move(options)),
+      batch_sampler_(epoch_sampler(dataset_, options_), options_.batch_size(),
+                     options_.drop_last()) {}
+
+DataLoader::~DataLoader() = default;
+DataLoader::DataLoader(DataLoader&&) noexcept = default;
+DataLoader& DataLoader::operator=(DataLoader&&) noexcept = default;
+
+int64_t DataLoader::size() const { return batch_sampler_.size(); }
+
+void DataLoader::set_epoch(int64_t epoch) {
+  ACCEL_CHECK(epoch >= 0, "DataLoader.set_epoch", "expected epoch >= 0, found {}", epoch);
+  next_epoch_ = epoch;
+}
+
+LoaderState DataLoader::state() const {
+  if (resume_) return *resume_;
+  if (run_) return {run_->epoch, run_->next};
+  return {next_epoch_, 0};
+}
+
+void DataLoader::load_state(const LoaderState& state) {
+  ACCEL_CHECK(state.epoch >= 0 && state.batches_consumed >= 0 && state.batches_consumed <= size(),
+              "DataLoader.load_state",
+              "expected epoch >= 0 and batches_consumed in [0, {}], found epoch {} and {}", size(),
+              state.epoch, state.batches_consumed);
+  run_.reset();
+  next_epoch_ = state.epoch;
+  resume_ = state;
+}
+
+DataLoader::Iterator DataLoader::begin() {
+  run_.reset();  // stops the previous iteration's workers
+  auto run = std::make_unique<Run>();
+  run->epoch = next_epoch_;
+  next_epoch_ = run->epoch + 1;
+  if (resume_ && resume_->epoch == run->epoch) run->next = resume_->batches_consumed;
+  resume_.reset();
+  batch_sampler_.set_epoch(run->epoch);
+  run->batches = batch_sampler_.batches();
+  const auto count = std::ssize(run->batches);
+  run->next = std::min(run->next, count);
+  if (options_.num_workers() > 0 && run->next < count) {
+    // The workers hold what they read (not `this`), so a moved loader stays valid.
+    auto load = [dataset = dataset_, collate_fn = options_.collate_fn(),
+                 batches = &run->batches](int64_t batch) {
+      return load_batch(*dataset, collate_fn, (*batches)[batch], batch);
+    };
+    run->workers = std::make_unique<BatchWorkers>(
+        std::move(load), run->next, count, options_.num_workers(),
+        static_cast<int64_t>(options_.num_workers()) * options_.prefetch_factor());
+  }
+  run_ = std::move(run);
+  advance();
+  return Iterator(this);
+}
+
+DataLoader::Iterator DataLoader::end() { return Iterator(nullptr); }
+
+bool DataLoader::run_finished() const { return run_ == nullptr || run_->finished; }
+
+const Example& DataLoader::current() const {
+  ACCEL_CHECK(!run_finished(), "DataLoader", "dereferenced an iterator past the last batch");
+  return run_->current;
+}
+
+void DataLoader::advance() {
+  if (run_finished()) return;
+  Run& run = *run_;
+  if (run.next >= std::ssize(run.batches)) {
+    run.finished = true;
+    run.current = {};
+    return;
+  }
+  try {
+    run.current =
+        run.workers ? run.workers->next()
+                    : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next], run.next);
+  } catch (...) {
+    run.finished = true;  // the iteration ends at a failed batch
+    run.current = {};
+    throw;
+  }
+  ++run.next;
+}
+
+}  // namespace accel::data
