@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds accel's demo (Release) and runs it: a small network
-# trained with accel's autograd (examples/demo/train_tiny.cpp). BUILD_DIR: default build.
+# The main job: installs the dependencies (Fashion-MNIST included), builds the MNIST example
+# (Release) and trains it (examples/mnist/train_mnist.cpp). Arguments go to the example, e.g.
+#   scripts/train-mnist.sh --model cnn --optimizer adam --epochs 3
+# BUILD_DIR picks the build directory (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
 scripts/install-deps.sh
-scripts/build.sh "$build_dir" -DACCEL_BUILD_EXAMPLES=ON --target train_tiny
-"$build_dir/examples/train_tiny"
+scripts/build.sh "$build_dir" -DACCEL_BUILD_EXAMPLES=ON --target train_mnist
+"$build_dir/examples/train_mnist" "$@"

@@ -18,13 +18,9 @@ thread_local AutocastState autocast_states[] = {{false, kBFloat16}, {false, kFlo
 AutocastState& state_of(DeviceType device) { return autocast_states[static_cast<int>(device)]; }
 
 void check_autocast_dtype(DeviceType device, ScalarType dtype) {
-  if (device == kCPU) {
-    ACCEL_CHECK(dtype == kBFloat16, "AutocastGuard", "CPU autocast supports dtype bfloat16, got {}",
-                dtype);
-  } else {
-    ACCEL_CHECK(dtype == kBFloat16 || dtype == kFloat16, "AutocastGuard",
-                "CUDA autocast supports dtypes float16 and bfloat16, got {}", dtype);
-  }
+  ACCEL_CHECK(dtype == kBFloat16 || dtype == kFloat16, "AutocastGuard",
+              "{} autocast supports dtypes bfloat16 and float16, got {}",
+              device == kCPU ? "CPU" : "CUDA", dtype);
 }
 
 }  // namespace

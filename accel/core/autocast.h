@@ -17,8 +17,9 @@ enum class CastPolicy : int8_t {
 bool is_autocast_enabled(DeviceType device);
 ScalarType get_autocast_dtype(DeviceType device);
 
-// Enables (or disables) autocast for `device` with `dtype` (bfloat16 on CPU; float16 or
-// bfloat16 on CUDA) for the guard's lifetime on this thread.
+// Enables (or disables) autocast for `device` with `dtype` (bfloat16 or float16; CPU float16
+// is for testing the loss-scaling path, bfloat16 is the fast one there) for the guard's lifetime on
+// this thread.
 class AutocastGuard {
  public:
   explicit AutocastGuard(DeviceType device, ScalarType dtype = kBFloat16, bool enabled = true);

@@ -1,0 +1,15 @@
+// CPU kernel for mixed-precision gradient unscaling (kernels/common/loss_scaling.h's rule over
+// one contiguous gradient).
+#pragma once
+
+#include <cstdint>
+
+#include "accel/core/scalar_type.h"
+
+namespace accel::cpu {
+
+// Multiplies the n elements of `grad` (of `dtype`) by inv_scale in place; returns whether any
+// element was inf or NaN before unscaling.
+bool unscale_gradient(ScalarType dtype, int64_t n, void* grad, double inv_scale);
+
+}  // namespace accel::cpu

@@ -1,0 +1,154 @@
+// Accelerator: device placement, mixed precision and collectives for the Trainer.
+#include "accel/trainer/accelerator.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "accel/core/autograd/grad_mode.h"
+#include "accel/core/error.h"
+#include "accel/core/factories.h"
+#include "accel/core/ops.h"
+#include "accel/nn/utils/clip_grad.h"
+
+namespace accel {
+namespace {
+
+std::vector<Tensor> optimizer_parameters(optim::Optimizer& optimizer) {
+  std::vector<Tensor> params;
+  for (const auto& group : optimizer.param_groups()) {
+    params.insert(params.end(), group.params().begin(), group.params().end());
+  }
+  return params;
+}
+
+MixedPrecision mixed_precision_from_environment() {
+  const char* value = std::getenv("ACCEL_MIXED_PRECISION");
+  return value && *value ? parse_mixed_precision(value) : MixedPrecision::No;
+}
+
+}  // namespace
+
+MixedPrecision parse_mixed_precision(std::string_view text) {
+  if (text == "no") return MixedPrecision::No;
+  if (text == "fp16") return MixedPrecision::FP16;
+  if (text == "bf16") return MixedPrecision::BF16;
+  fail("Accelerator", "mixed precision must be one of no, fp16, bf16; got '{}'", text);
+}
+
+std::string_view to_string(MixedPrecision mode) {
+  switch (mode) {
+    case MixedPrecision::No:
+      return "no";
+    case MixedPrecision::FP16:
+      return "fp16";
+    case MixedPrecision::BF16:
+      return "bf16";
+  }
+  return "?";
+}
+
+AutocastScope::AutocastScope(DeviceType device, std::optional<ScalarType> dtype) {
+  if (dtype) guard_.emplace(device, *dtype);
+}
+
+Accelerator::Accelerator(AcceleratorConfig config)
+    : device_(config.device.value_or(Device(kCPU))),
+      mixed_precision_(config.mixed_precision.value_or(mixed_precision_from_environment())),
+      process_group_(config.process_group ? std::move(config.process_group)
+                                          : std::make_shared<distributed::SingleProcessGroup>()) {
+  if (mixed_precision_ == MixedPrecision::FP16) grad_scaler_.emplace(config.grad_scaler);
+}
+
+void Accelerator::prepare_model(nn::Module& model) const { model.to(device_); }
+
+Tensor Accelerator::prepare_tensor(const Tensor& tensor) const {
+  if (!tensor.defined() || tensor.device() == device_) return tensor;
+  return tensor.to(device_);
+}
+
+AutocastScope Accelerator::autocast() const {
+  switch (mixed_precision_) {
+    case MixedPrecision::FP16:
+      return AutocastScope(device_.type, kFloat16);
+    case MixedPrecision::BF16:
+      return AutocastScope(device_.type, kBFloat16);
+    case MixedPrecision::No:
+      break;
+  }
+  return AutocastScope(device_.type, std::nullopt);
+}
+
+void Accelerator::backward(const Tensor& loss) {
+  if (grad_scaler_) {
+    grad_scaler_->scale(loss).backward();
+  } else {
+    loss.backward();
+  }
+}
+
+void Accelerator::unscale_gradients(optim::Optimizer& optimizer) {
+  if (grad_scaler_ && !grad_scaler_->has_unscaled()) grad_scaler_->unscale_(optimizer);
+}
+
+Tensor Accelerator::clip_grad_norm_(optim::Optimizer& optimizer, double max_norm,
+                                    double norm_type) {
+  unscale_gradients(optimizer);
+  // Under float16 an overflowed step is skipped anyway: a non-finite norm is no error then.
+  return nn::utils::clip_grad_norm_(optimizer_parameters(optimizer), max_norm, norm_type,
+                                    /*error_if_nonfinite=*/false);
+}
+
+void Accelerator::clip_grad_value_(optim::Optimizer& optimizer, double clip_value) {
+  unscale_gradients(optimizer);
+  nn::utils::clip_grad_value_(optimizer_parameters(optimizer), clip_value);
+}
+
+void Accelerator::optimizer_step(optim::Optimizer& optimizer) {
+  if (grad_scaler_) {
+    step_was_skipped_ = !grad_scaler_->step(optimizer);
+    grad_scaler_->update();
+  } else {
+    optimizer.step();
+    step_was_skipped_ = false;
+  }
+}
+
+Accelerator::NoSync Accelerator::no_sync(nn::Module&) const { return NoSync(); }
+
+Tensor Accelerator::gather(const Tensor& tensor) const {
+  const Tensor input = tensor.dim() == 0 ? tensor.reshape({1}) : tensor;
+  std::vector<Tensor> parts(static_cast<size_t>(num_processes()));
+  process_group_->all_gather(parts, input)->wait();
+  return parts.size() == 1 ? parts.front() : cat(parts, 0);
+}
+
+Tensor Accelerator::pad_across_processes(const Tensor& tensor, int64_t dim, double value) const {
+  ACCEL_CHECK(tensor.dim() > 0, "Accelerator::pad_across_processes",
+              "expected a tensor with at least one dimension, got a 0-dim tensor");
+  const int64_t d = dim < 0 ? dim + tensor.dim() : dim;
+  ACCEL_CHECK(d >= 0 && d < tensor.dim(), "Accelerator::pad_across_processes",
+              "dim {} out of range for a tensor of {} dimensions", dim, tensor.dim());
+  Tensor size = full({1}, static_cast<double>(tensor.size(d)), kInt64);
+  process_group_->all_reduce(size, distributed::ReduceOp::Max)->wait();
+  const int64_t largest = size.item<int64_t>();
+  if (largest == tensor.size(d)) return tensor;
+  auto pad_sizes = tensor.sizes().vec();
+  pad_sizes[static_cast<size_t>(d)] = largest - tensor.size(d);
+  return cat({tensor, full(pad_sizes, value, tensor.options())}, d);
+}
+
+Tensor Accelerator::reduce(const Tensor& tensor, distributed::ReduceOp op) const {
+  Tensor result = tensor.clone();
+  process_group_->all_reduce(result, op)->wait();
+  return result;
+}
+
+void Accelerator::wait_for_everyone() const { process_group_->barrier()->wait(); }
+
+void Accelerator::print_line(const std::string& line) const {
+  std::fputs(line.c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace accel

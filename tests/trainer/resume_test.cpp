@@ -1,0 +1,141 @@
+// Training states: a run resumed from a state saved after an epoch or mid-epoch produces the
+// same losses and weights, bit for bit, as the uninterrupted run (shuffling, dropout, momentum
+// and an LR scheduler included); bad states are clear errors that change nothing on disk.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/expect_error.h"
+#include "trainer/trainer_test_util.h"
+
+namespace accel {
+namespace {
+
+using testing::expect_error_containing;
+
+struct DropoutModelImpl : nn::Module {
+  nn::Sequential body{nn::Linear(4, 16), nn::ReLU(), nn::Dropout(0.3), nn::Linear(16, 1)};
+  DropoutModelImpl() { register_module("body", body); }
+  Tensor forward(const Tensor& x) override { return body->forward(x); }
+};
+ACCEL_MODULE(DropoutModel);
+
+// Saves a training state once, at the start of the train step after `global_step` updates.
+class SaveAtStep : public Callback {
+ public:
+  SaveAtStep(int64_t global_step, std::string dir) : step_(global_step), dir_(std::move(dir)) {}
+  void on_train_step_start(Trainer& trainer) override {
+    if (!saved_ && trainer.global_step() == step_) {
+      trainer.save_training_state(dir_);
+      saved_ = true;
+    }
+  }
+
+ private:
+  int64_t step_;
+  std::string dir_;
+  bool saved_ = false;
+};
+
+// Saves a training state at the end of epoch `epoch` (counting from 1).
+class SaveAtEpochEnd : public Callback {
+ public:
+  SaveAtEpochEnd(int64_t epoch, std::string dir) : epoch_(epoch), dir_(std::move(dir)) {}
+  void on_training_run_epoch_end(Trainer& trainer) override {
+    if (trainer.run_history().current_epoch() == epoch_) trainer.save_training_state(dir_);
+  }
+
+ private:
+  int64_t epoch_;
+  std::string dir_;
+};
+
+struct RunResult {
+  std::vector<Tensor> weights;
+  std::vector<double> train_losses;
+  std::vector<double> eval_losses;
+};
+
+RunResult train_run(uint64_t init_seed, std::shared_ptr<Callback> callback,
+                    std::optional<std::string> resume_from, int64_t num_epochs = 3,
+                    std::optional<std::string> save_after = std::nullopt) {
+  manual_seed(init_seed);
+  DropoutModel model;
+  model->to(kFloat64);
+  auto optimizer = testing::sgd(*model, 0.02, 0.9);
+  std::vector<std::shared_ptr<Callback>> callbacks;
+  if (callback) callbacks.push_back(callback);
+  Trainer trainer(model, nn::MSELoss(), optimizer, callbacks);
+  trainer.train({.train_dataset = testing::regression_dataset(40),
+                 .num_epochs = num_epochs,
+                 .eval_dataset = testing::regression_dataset(10, 5),
+                 .per_device_batch_size = 4,
+                 .gradient_accumulation_steps = 2,
+                 .create_scheduler_fn =
+                     [](auto opt, const TrainerPlaceholderValues& p) {
+                       return std::make_shared<optim::StepLR>(opt, p.num_update_steps_per_epoch,
+                                                              0.5);
+                     },
+                 .resume_from = resume_from});
+  if (save_after) trainer.save_training_state(*save_after);
+  return {testing::snapshot(*model), trainer.run_history().get_metric_values("train_loss_epoch"),
+          trainer.run_history().get_metric_values("eval_loss_epoch")};
+}
+
+void expect_same_run(const RunResult& resumed, const RunResult& uninterrupted) {
+  EXPECT_TRUE(testing::bit_identical(resumed.weights, uninterrupted.weights));
+  EXPECT_EQ(resumed.train_losses, uninterrupted.train_losses);
+  EXPECT_EQ(resumed.eval_losses, uninterrupted.eval_losses);
+}
+
+TEST(Resume, FromAStateSavedAfterAnEpochIsBitIdentical) {
+  const std::string dir = testing::temp_dir("resume_epoch");
+  const RunResult uninterrupted =
+      train_run(11, std::make_shared<SaveAtEpochEnd>(1, dir), std::nullopt);
+  ASSERT_TRUE(std::filesystem::exists(dir + "/trainer_state.json"));
+  const RunResult resumed = train_run(99, nullptr, dir);
+  expect_same_run(resumed, uninterrupted);
+}
+
+TEST(Resume, FromAStateSavedMidEpochIsBitIdentical) {
+  const std::string dir = testing::temp_dir("resume_mid_epoch");
+  // 10 batches per epoch, 5 updates: update 7 is mid-way through epoch 2.
+  const RunResult uninterrupted = train_run(11, std::make_shared<SaveAtStep>(7, dir), std::nullopt);
+  ASSERT_TRUE(std::filesystem::exists(dir + "/gradients.safetensors") ||
+              std::filesystem::exists(dir + "/trainer_state.json"));
+  const RunResult resumed = train_run(99, nullptr, dir);
+  expect_same_run(resumed, uninterrupted);
+}
+
+TEST(Resume, FromAStateSavedAfterTheRunContinuesWithMoreEpochs) {
+  const std::string dir = testing::temp_dir("resume_after_run");
+  train_run(11, nullptr, std::nullopt, /*num_epochs=*/2, dir);
+  const RunResult resumed = train_run(99, nullptr, dir, /*num_epochs=*/3);
+  expect_same_run(resumed, train_run(11, nullptr, std::nullopt, /*num_epochs=*/3));
+}
+
+TEST(Resume, MissingOrIncompatibleStatesAreClearErrors) {
+  expect_error_containing([] { train_run(1, nullptr, testing::temp_dir("no_such_state")); },
+                          "is not a checkpoint directory");
+  const std::string dir = testing::temp_dir("resume_incompatible");
+  train_run(11, std::make_shared<SaveAtEpochEnd>(1, dir), std::nullopt);
+  const auto before = std::filesystem::last_write_time(dir + "/model.safetensors");
+
+  manual_seed(3);
+  nn::Linear other = testing::linear_model();
+  Trainer trainer(other, nn::MSELoss(), testing::sgd(*other), {});
+  expect_error_containing(
+      [&] {
+        trainer.train({.train_dataset = testing::regression_dataset(40),
+                       .num_epochs = 3,
+                       .per_device_batch_size = 4,
+                       .create_scheduler_fn =
+                           [](auto opt) { return std::make_shared<optim::StepLR>(opt, 5, 0.5); },
+                       .resume_from = dir});
+      },
+      "body.0.weight");
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/model.safetensors"), before);
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,58 @@
+// Shared fixtures of the Trainer tests: a small regression problem (y = x·w + b + noise) in
+// float64, a linear model and optimizer over it, and a trainer without console callbacks.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/accel.h"
+
+namespace accel::testing {
+
+// n samples of 4 features; targets [n, 1].
+inline std::shared_ptr<data::TensorDataset> regression_dataset(int64_t n, uint64_t seed = 7) {
+  Generator generator(seed);
+  Tensor x = randn({n, 4}, kFloat64, &generator);
+  Tensor w = tensor({0.5, -1.0, 2.0, 0.25}).reshape({4, 1});
+  Tensor y = matmul(x, w) + 0.3 + 0.01 * randn({n, 1}, kFloat64, &generator);
+  return std::make_shared<data::TensorDataset>(x, y);
+}
+
+inline nn::Linear linear_model(uint64_t seed = 1) {
+  manual_seed(seed);
+  nn::Linear model(4, 1);
+  model->to(kFloat64);
+  return model;
+}
+
+inline std::shared_ptr<optim::SGD> sgd(const nn::Module& model, double lr = 0.05,
+                                       double momentum = 0.0) {
+  return std::make_shared<optim::SGD>(model.parameters(), optim::SGDOptions(lr).momentum(momentum));
+}
+
+inline DataLoaderKwargs in_order() { return {.shuffle = false}; }
+
+// The tensors of a module's state_dict, cloned.
+inline std::vector<Tensor> snapshot(const nn::Module& model) {
+  std::vector<Tensor> values;
+  for (const auto& item : model.state_dict().items()) values.push_back(item.second.clone());
+  return values;
+}
+
+inline bool bit_identical(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!equal(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+// A fresh empty directory under the test temp dir.
+inline std::string temp_dir(const std::string& name) {
+  std::string dir = ::testing::TempDir() + "accel_trainer_" + name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+}  // namespace accel::testing
