@@ -75,6 +75,19 @@ Tensor batched_product(const Tensor& a_in, const Tensor& b_in, const char* op) {
   return out.to(dtype);
 }
 
+// Whether `t` is a transposed view of a contiguous matrix (a linear layer's weight.t()).
+bool is_transposed_matrix(const Tensor& t) {
+  return t.dim() >= 2 && t.stride(-2) == 1 && t.stride(-1) != 1;
+}
+
+// The product x · y, laid out as the operand whose gradient it is: a transposed operand gets
+// (yᵀ · xᵀ)ᵀ, so its gradient reaches the contiguous tensor behind it without a transposing
+// copy (the GEMM reads transposed operands in place).
+Tensor product_like(const Tensor& x, const Tensor& y, bool transposed, const char* op) {
+  if (!transposed) return batched_product(x, y, op);
+  return matrix_transpose(batched_product(matrix_transpose(y), matrix_transpose(x), op));
+}
+
 // batched_product() recorded for autograd. Each operand is saved only when the other
 // one's gradient needs it.
 Tensor recorded_product(const Tensor& a, const Tensor& b, const char* op) {
@@ -84,9 +97,14 @@ Tensor recorded_product(const Tensor& a, const Tensor& b, const char* op) {
     autograd::record(
         op, {a, b}, out,
         [ia = InputInfo(a), ib = InputInfo(b), sa = b_grad ? SavedTensor(a) : SavedTensor(),
-         sb = a_grad ? SavedTensor(b) : SavedTensor(), op](const Tensor& grad, GradInputs& in) {
-          if (in.needs(0)) in[0] = ia.reduce(batched_product(grad, matrix_transpose(sb.get()), op));
-          if (in.needs(1)) in[1] = ib.reduce(batched_product(matrix_transpose(sa.get()), grad, op));
+         sb = a_grad ? SavedTensor(b) : SavedTensor(), a_transposed = is_transposed_matrix(a),
+         b_transposed = is_transposed_matrix(b), op](const Tensor& grad, GradInputs& in) {
+          if (in.needs(0)) {
+            in[0] = ia.reduce(product_like(grad, matrix_transpose(sb.get()), a_transposed, op));
+          }
+          if (in.needs(1)) {
+            in[1] = ib.reduce(product_like(matrix_transpose(sa.get()), grad, b_transposed, op));
+          }
         });
   }
   return out;
