@@ -84,6 +84,40 @@ void max_pool_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indices)
   }
 }
 
+// Whether every window is the 2×2 block at (2·oh, 2·ow): kernel 2, stride 2, no padding or
+// dilation, all windows inside the input. The common CNN case takes the fixed-tap loop below.
+bool is_plain_2x2(const Pool2dShape& s) {
+  return s.kernel_h == 2 && s.kernel_w == 2 && s.stride_h == 2 && s.stride_w == 2 && s.pad_h == 0 &&
+         s.pad_w == 0 && s.dilation_h == 1 && s.dilation_w == 1 && 2 * s.out_h <= s.in_h &&
+         2 * s.out_w <= s.in_w;
+}
+
+// max_pool_plane for plain 2×2 windows: the same taps in the same order (row by row) and the
+// same rule, without the per-window bounds arithmetic (the generic loop measured 17% of a
+// small CNN's training step).
+template <typename T>
+void max_pool_2x2_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indices) {
+  using A = acc_t<T>;
+  for (int64_t oh = 0; oh < s.out_h; ++oh) {
+    const int64_t top = 2 * oh * s.in_w;
+    for (int64_t ow = 0; ow < s.out_w; ++ow) {
+      const int64_t first = top + 2 * ow;
+      const int64_t taps[3] = {first + 1, first + s.in_w, first + s.in_w + 1};
+      int64_t best_index = first;
+      A best = static_cast<A>(in[first]);
+      for (int64_t tap : taps) {
+        const A v = static_cast<A>(in[tap]);
+        if (v > best || std::isnan(v)) {
+          best = v;
+          best_index = tap;
+        }
+      }
+      out[oh * s.out_w + ow] = static_cast<T>(best);
+      indices[oh * s.out_w + ow] = best_index;
+    }
+  }
+}
+
 template <typename T>
 void avg_pool_plane(const Pool2dShape& s, AvgWindows windows, const T* in, T* out) {
   using A = acc_t<T>;
@@ -122,9 +156,10 @@ void max_pool2d(ScalarType dtype, const Pool2dShape& s, const void* in, void* ou
                 int64_t* indices) {
   dispatch_floating(dtype, "max_pool2d", [&]<typename T>() {
     const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+    const auto plane = is_plain_2x2(s) ? &max_pool_2x2_plane<T> : &max_pool_plane<T>;
     for_planes(s, [&](int64_t p) {
-      max_pool_plane(s, static_cast<const T*>(in) + p * in_plane,
-                     static_cast<T*>(out) + p * out_plane, indices + p * out_plane);
+      plane(s, static_cast<const T*>(in) + p * in_plane, static_cast<T*>(out) + p * out_plane,
+            indices + p * out_plane);
     });
   });
 }
