@@ -23,8 +23,9 @@ if(ACCEL_WITH_CUDA)
   target_compile_definitions(accel PUBLIC ACCEL_WITH_CUDA)
   target_link_libraries(accel PUBLIC CUDA::cudart_static)
 endif()
-if(ACCEL_SANITIZE OR ACCEL_TSAN)
-  # Sanitizers must see every allocation's lifetime: no caching in accel's allocators.
+if(ACCEL_SANITIZE)
+  # AddressSanitizer must see every allocation's lifetime: no caching in accel's allocators.
+  # (ThreadSanitizer keeps the caches: their cross-thread reuse is what it has to check.)
   target_compile_definitions(accel PRIVATE ACCEL_ALLOCATOR_BYPASS)
 endif()
 set_target_properties(accel PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -73,15 +73,15 @@ void DataLoader::set_epoch(int64_t epoch) {
   next_epoch_ = epoch;
 }
 
-LoaderState DataLoader::state() const {
+LoaderState DataLoader::state_dict() const {
   if (resume_) return *resume_;
   if (run_) return {run_->epoch, run_->next};
   return {next_epoch_, 0};
 }
 
-void DataLoader::load_state(const LoaderState& state) {
+void DataLoader::load_state_dict(const LoaderState& state) {
   ACCEL_CHECK(state.epoch >= 0 && state.batches_consumed >= 0 && state.batches_consumed <= size(),
-              "DataLoader.load_state",
+              "DataLoader.load_state_dict",
               "expected epoch >= 0 and batches_consumed in [0, {}], found epoch {} and {}", size(),
               state.epoch, state.batches_consumed);
   run_.reset();

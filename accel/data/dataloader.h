@@ -1,6 +1,6 @@
 // DataLoader: iterates a dataset in batches, epoch after epoch (torch.utils.data.DataLoader
 // over threads). Batch order and contents depend only on the dataset, the options and the
-// epoch, never on num_workers; state()/load_state() resume an epoch mid-way.
+// epoch, never on num_workers; state_dict()/load_state_dict() resume an epoch mid-way.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +33,7 @@ class DataLoader {
   DataLoader& operator=(DataLoader&&) noexcept;
 
   // Starts an iteration over one epoch (ending any iteration in progress). Its epoch is the
-  // one given to set_epoch or load_state since the last begin(), else the previous
+  // one given to set_epoch or load_state_dict since the last begin(), else the previous
   // iteration's epoch + 1 (0 for the first), so plain repeated range-fors reshuffle.
   Iterator begin();
   Iterator end();
@@ -44,10 +44,10 @@ class DataLoader {
   void set_epoch(int64_t epoch);
   // The iteration in progress: its epoch and how many batches it has yielded (counting the
   // one being used). Before any begin(): {next epoch, 0}.
-  LoaderState state() const;
+  LoaderState state_dict() const;
   // The next begin() iterates state.epoch from batch state.batches_consumed on, without
   // loading the batches it skips. A set_epoch to another epoch before then cancels the skip.
-  void load_state(const LoaderState& state);
+  void load_state_dict(const LoaderState& state);
 
   const DatasetPtr& dataset() const { return dataset_; }
   const DataLoaderOptions& options() const { return options_; }
@@ -63,7 +63,7 @@ class DataLoader {
   DataLoaderOptions options_;
   BatchSampler batch_sampler_;
   int64_t next_epoch_ = 0;
-  std::optional<LoaderState> resume_;  // from load_state, until the next begin()
+  std::optional<LoaderState> resume_;  // from load_state_dict, until the next begin()
   std::unique_ptr<Run> run_;
 };
 

@@ -244,7 +244,7 @@ void Trainer::load_training_state(const std::string& dir) {
   train_loss_.weighted_sum = field<double>(op, state.at("train_loss"), "weighted_sum", state_path);
   train_loss_.count = field<double>(op, state.at("train_loss"), "count", state_path);
   resuming_mid_epoch_ = step > 0;
-  if (resuming_mid_epoch_) train_dl_->load_state({.epoch = epoch, .batches_consumed = step});
+  if (resuming_mid_epoch_) train_dl_->load_state_dict({.epoch = epoch, .batches_consumed = step});
 }
 
 }  // namespace accel

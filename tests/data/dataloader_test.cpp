@@ -111,7 +111,7 @@ TEST(DataLoader, ShuffleIsReproducibleAndChangesPerEpoch) {
   const auto epoch0 = targets_of(loader);
   const auto epoch1 = targets_of(loader);  // a second range-for is the next epoch
   EXPECT_NE(epoch0, epoch1);
-  EXPECT_EQ(loader.state().epoch, 1);
+  EXPECT_EQ(loader.state_dict().epoch, 1);
   loader.set_epoch(0);
   EXPECT_EQ(targets_of(loader), epoch0);
   DataLoader again(probe, DataLoaderOptions(8).shuffle(true).seed(3));
@@ -169,7 +169,7 @@ TEST(DataLoader, EarlyBreakAndDestructionMidEpochDoNotHang) {
       if (seen >= 6) break;
     }
     EXPECT_EQ(seen, 6);
-    EXPECT_EQ(loader.state(), (data::LoaderState{0, 3}));
+    EXPECT_EQ(loader.state_dict(), (data::LoaderState{0, 3}));
     // Restart while workers are mid-epoch, then drop the loader mid-epoch.
     auto it = loader.begin();
     ++it;
@@ -198,7 +198,7 @@ TEST(DataLoader, StateResumesAnEpochWithoutLoadingSkippedBatches) {
   for (const auto& batch : loader) {
     (void)batch;
     if (++count == 3) {
-      saved = loader.state();
+      saved = loader.state_dict();
       break;
     }
   }
@@ -206,20 +206,20 @@ TEST(DataLoader, StateResumesAnEpochWithoutLoadingSkippedBatches) {
 
   auto fresh = std::make_shared<Probe>(30);
   DataLoader resumed(fresh, DataLoaderOptions(4).shuffle(true).num_workers(2));
-  resumed.load_state(saved);
-  EXPECT_EQ(resumed.state(), saved);
+  resumed.load_state_dict(saved);
+  EXPECT_EQ(resumed.state_dict(), saved);
   const auto rest = targets_of(resumed);
   EXPECT_EQ(fresh->batch_gets, 5) << "skipped batches are not loaded";
   EXPECT_EQ(rest, std::vector<std::vector<int64_t>>(full.begin() + 3, full.end()));
-  EXPECT_EQ(resumed.state(), (data::LoaderState{2, 8}));
+  EXPECT_EQ(resumed.state_dict(), (data::LoaderState{2, 8}));
   // The next epoch starts from its first batch.
   EXPECT_EQ(targets_of(resumed).size(), 8u);
-  EXPECT_EQ(resumed.state().epoch, 3);
+  EXPECT_EQ(resumed.state_dict().epoch, 3);
   // A set_epoch to another epoch cancels a pending skip; the same epoch keeps it.
-  resumed.load_state(saved);
+  resumed.load_state_dict(saved);
   resumed.set_epoch(2);
   EXPECT_EQ(targets_of(resumed).size(), 5u);
-  resumed.load_state(saved);
+  resumed.load_state_dict(saved);
   resumed.set_epoch(4);
   EXPECT_EQ(targets_of(resumed).size(), 8u);
 }
@@ -260,7 +260,7 @@ TEST(DataLoader, BadOptions) {
   expect_error_containing([&] { DataLoader(data::DatasetPtr(), DataLoaderOptions(2)); },
                           "expected a dataset, found a null pointer");
   DataLoader loader(probe, DataLoaderOptions(2));
-  expect_error_containing([&] { loader.load_state({0, 6}); }, "batches_consumed in [0, 5]");
+  expect_error_containing([&] { loader.load_state_dict({0, 6}); }, "batches_consumed in [0, 5]");
 }
 
 }  // namespace
