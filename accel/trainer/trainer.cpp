@@ -212,12 +212,14 @@ TrainerRunConfig Trainer::make_run_config(const TrainArgs& args) const {
 }
 
 void Trainer::check_eval_batch_size() const {
-  if (!eval_dataset_ || !run_config_->is_distributed) return;
+  if (!eval_dataset_) return;
   const int64_t total = run_config_->eval_total_batch_size;
   ACCEL_CHECK(total <= eval_dataset_->size(), "Trainer",
               "the eval batch across all processes ({}) is larger than the eval dataset ({}); "
               "lower the batch size",
               total, eval_dataset_->size());
+  // Uneven last batches only matter where gather must wait for every process.
+  if (!run_config_->is_distributed) return;
   const int64_t last_batch = eval_dataset_->size() % total;
   const int64_t minimum =
       run_config_->eval_per_device_batch_size * (run_config_->num_processes - 1) + 1;
