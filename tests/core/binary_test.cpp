@@ -15,6 +15,24 @@ TEST(Binary, AddBroadcastsAndPromotes) {
   EXPECT_DOUBLE_EQ(c[2][1].item<double>(), 23.0);
 }
 
+// Outputs beyond kStreamingOutputBytes take the streaming-store path: check every element,
+// for an output that starts off a 16-byte boundary and has a ragged tail, and a bool output.
+TEST(Binary, LargeResultsAreExactOnTheStreamingPath) {
+  const int64_t n = (int64_t{3} << 20) + 7;            // 12 MiB of float32
+  Tensor a = arange(n + 1, kFloat32).narrow(0, 1, n);  // 1, 2, ..., n
+  Tensor b = full({n}, 0.5f);
+  Tensor sum = a + b;
+  Tensor halves = sum - a;
+  EXPECT_TRUE(equal(halves, b));
+  const float* s = sum.data_ptr<float>();
+  EXPECT_EQ(s[0], 1.5f);
+  EXPECT_EQ(s[n - 1], static_cast<float>(n) + 0.5f);
+  Tensor flags = gt(sum, a);  // bool, 3 MiB: below the threshold at 1 byte per element
+  EXPECT_TRUE(equal(flags, ones({n}, kBool)));
+  Tensor wide = arange(n, kFloat64) * 2.0;  // float64, 24 MiB
+  EXPECT_EQ(wide.data_ptr<double>()[n - 1], 2.0 * static_cast<double>(n - 1));
+}
+
 TEST(Binary, ScalarKeepsTensorDtype) {
   Tensor a = tensor({1.f, 2.f});
   EXPECT_EQ((a * 2.5).dtype(), kFloat32);

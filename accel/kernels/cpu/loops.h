@@ -2,8 +2,9 @@
 // Geometry is in bytes, so the walk is independent of dtype. Dimensions are coalesced
 // (merged where memory allows) and ordered so the innermost loop is the longest contiguous
 // run; kernels then see plain 1-D loops `inner(ptrs, strides, n)`, with a contiguous fast
-// path the compiler vectorizes. Work above kElementwiseGrain elements is split across
-// threads by linear index, so results never depend on the thread count.
+// path the compiler vectorizes (streaming its stores when the output is far beyond cache). Work
+// above kElementwiseGrain elements is split across threads by linear index, so results never depend
+// on the thread count.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "accel/core/int_array_ref.h"
 #include "accel/core/parallel.h"
+#include "accel/kernels/cpu/streaming_store.h"
 
 namespace accel::cpu {
 
@@ -124,6 +126,10 @@ void map_elements(const Loop<1 + sizeof...(In)>& loop, F f) {
       std::tuple<const In*...> in{reinterpret_cast<const In*>(ptrs[I + 1])...};
       const bool out_contiguous = strides[0] == sizeof(Out);
       if (out_contiguous && ((strides[I + 1] == sizeof(In)) && ...)) {
+        if (n * static_cast<int64_t>(sizeof(Out)) >= kStreamingOutputBytes) {
+          stream_elements(out, n, [&](int64_t i) { return f(std::get<I>(in)[i]...); });
+          return;
+        }
         for (int64_t i = 0; i < n; ++i) out[i] = f(std::get<I>(in)[i]...);
         return;
       }
