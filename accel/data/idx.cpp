@@ -62,7 +62,7 @@ void convert_data(const IdxType& type, const unsigned char* in, const Tensor& ou
   const int64_t n = out.numel();
   switch (type.code) {
     case 0x08:
-      std::memcpy(out.data_ptr(), in, n);
+      if (n > 0) std::memcpy(out.data_ptr(), in, n);  // an empty tensor has no data pointer
       break;
     case 0x09:
       convert<int8_t>(in, out.data_ptr<int32_t>(), n);

@@ -36,7 +36,8 @@ inline DataLoaderKwargs in_order() { return {.shuffle = false}; }
 // The tensors of a module's state_dict, cloned.
 inline std::vector<Tensor> snapshot(const nn::Module& model) {
   std::vector<Tensor> values;
-  for (const auto& item : model.state_dict().items()) values.push_back(item.second.clone());
+  const auto state = model.state_dict();
+  for (const auto& item : state.items()) values.push_back(item.second.clone());
   return values;
 }
 
