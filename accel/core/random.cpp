@@ -39,10 +39,22 @@ GeneratorState Generator::reserve(uint64_t blocks) {
   return start;
 }
 
+namespace {
+
+// The generator a GeneratorGuard installed on this thread, if any.
+thread_local Generator* thread_generator = nullptr;
+
+}  // namespace
+
 Generator& default_generator() {
   static Generator generator;
-  return generator;
+  return thread_generator != nullptr ? *thread_generator : generator;
 }
+
+GeneratorGuard::GeneratorGuard(Generator& generator)
+    : previous_(std::exchange(thread_generator, &generator)) {}
+
+GeneratorGuard::~GeneratorGuard() { thread_generator = previous_; }
 
 void manual_seed(uint64_t seed) { default_generator().manual_seed(seed); }
 

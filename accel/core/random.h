@@ -33,8 +33,25 @@ class Generator {
   GeneratorState state_;
 };
 
+// This thread's default generator: the process-wide one unless a GeneratorGuard on this
+// thread has put another in its place. Draws without an explicit generator use it.
 Generator& default_generator();
+// Seeds default_generator().
 void manual_seed(uint64_t seed);
+
+// Makes `generator` this thread's default generator while alive. The data loader gives each
+// batch its own generator this way, so random transforms produce the same batches for any
+// worker count and never consume the training loop's random stream.
+class GeneratorGuard {
+ public:
+  explicit GeneratorGuard(Generator& generator);
+  ~GeneratorGuard();
+  GeneratorGuard(const GeneratorGuard&) = delete;
+  GeneratorGuard& operator=(const GeneratorGuard&) = delete;
+
+ private:
+  Generator* previous_;
+};
 
 // Uniform in [0, 1).
 Tensor rand(IntArrayRef sizes, TensorOptions options = {}, Generator* generator = nullptr);

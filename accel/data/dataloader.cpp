@@ -1,10 +1,12 @@
 // DataLoader: each begin() takes the epoch's batches from the BatchSampler and loads them
 // on the calling thread or through BatchWorkers. A batch comes from the dataset's get_batch
-// when it has one and no collate_fn is set, else from get() per sample and collation.
+// when it has one and no collate_fn is set, else from get() per sample and collation; each
+// batch draws random numbers from its own generator, seeded from (seed, epoch, batch).
 #include "accel/data/dataloader.h"
 
 #include <algorithm>
 
+#include "accel/core/random.h"
 #include "accel/data/batch_workers.h"
 
 namespace accel::data {
@@ -29,8 +31,25 @@ std::shared_ptr<Sampler> epoch_sampler(const DatasetPtr& dataset,
 }
 
 // Batch number `batch` made of the samples at `indices`; errors name the batch and samples.
+// The seed of batch `batch` of `epoch`: a splitmix64 mix, so neighbouring batches and epochs
+// get unrelated streams.
+uint64_t batch_seed(uint64_t seed, int64_t epoch, int64_t batch) {
+  uint64_t x = seed ^ (static_cast<uint64_t>(epoch) << 32) ^ static_cast<uint64_t>(batch);
+  for (int round = 0; round < 2; ++round) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+  }
+  return x;
+}
+
+// Loads one batch with its own random stream (whatever thread runs it), so random transforms
+// give the same batch for any worker count.
 Example load_batch(const Dataset& dataset, const CollateFn& collate_fn,
-                   std::span<const int64_t> indices, int64_t batch) {
+                   std::span<const int64_t> indices, uint64_t seed, int64_t epoch, int64_t batch) {
+  Generator generator(batch_seed(seed, epoch, batch));
+  GeneratorGuard use_batch_stream(generator);
   try {
     if (!collate_fn) {
       if (std::optional<Example> fast = dataset.get_batch(indices)) return std::move(*fast);
@@ -102,9 +121,9 @@ DataLoader::Iterator DataLoader::begin() {
   run->next = std::min(run->next, count);
   if (options_.num_workers() > 0 && run->next < count) {
     // The workers hold what they read (not `this`), so a moved loader stays valid.
-    auto load = [dataset = dataset_, collate_fn = options_.collate_fn(),
-                 batches = &run->batches](int64_t batch) {
-      return load_batch(*dataset, collate_fn, (*batches)[batch], batch);
+    auto load = [dataset = dataset_, collate_fn = options_.collate_fn(), seed = options_.seed(),
+                 epoch = run->epoch, batches = &run->batches](int64_t batch) {
+      return load_batch(*dataset, collate_fn, (*batches)[batch], seed, epoch, batch);
     };
     run->workers = std::make_unique<BatchWorkers>(
         std::move(load), run->next, count, options_.num_workers(),
@@ -133,9 +152,9 @@ void DataLoader::advance() {
     return;
   }
   try {
-    run.current =
-        run.workers ? run.workers->next()
-                    : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next], run.next);
+    run.current = run.workers ? run.workers->next()
+                              : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next],
+                                           options_.seed(), run.epoch, run.next);
   } catch (...) {
     run.finished = true;  // the iteration ends at a failed batch
     run.current = {};

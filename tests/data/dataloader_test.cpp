@@ -138,6 +138,27 @@ TEST(DataLoader, BatchesAreIdenticalForAnyWorkerCount) {
   }
 }
 
+// Each batch draws from its own generator (seeded from seed, epoch and batch), so a random
+// transform gives the same batches on any worker count and leaves the global stream alone.
+TEST(DataLoader, RandomTransformsAreReproducibleForAnyWorkerCount) {
+  auto noisy = data::map(data::TensorDataset(arange(40, kFloat32).view({40, 1}), arange(40)),
+                         data::Lambda([](Tensor x) { return x + rand(x.sizes()); }));
+  manual_seed(3);
+  const GeneratorState global = default_generator().get_state();
+  std::vector<std::vector<Tensor>> per_workers;
+  for (int workers : {0, 2}) {
+    DataLoader loader(noisy, DataLoaderOptions(8).shuffle(true).num_workers(workers));
+    loader.set_epoch(2);
+    std::vector<Tensor> batches;
+    for (const data::Example& batch : loader) batches.push_back(batch.data.clone());
+    per_workers.push_back(batches);
+  }
+  ASSERT_EQ(per_workers[0].size(), 5u);
+  for (size_t b = 0; b < 5; ++b) EXPECT_TRUE(equal(per_workers[0][b], per_workers[1][b])) << b;
+  EXPECT_FALSE(equal(per_workers[0][0], per_workers[0][1]));
+  EXPECT_EQ(default_generator().get_state(), global);
+}
+
 TEST(DataLoader, AWorkersExceptionNamesTheSample) {
   for (int workers : {0, 2}) {
     for (bool batched : {true, false}) {
