@@ -2,9 +2,11 @@
 // (TRAINER_SPEC.md). Checkpoints and training states are in trainer_state.cpp.
 #include "accel/trainer/trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/error.h"
@@ -142,10 +144,13 @@ void Trainer::evaluate(const EvalArgs& args) {
 
 DataLoaderKwargs Trainer::get_default_train_dl_kwargs(int64_t batch_size) const {
   const bool on_cuda = accelerator_->device().is_cuda();
+  // On the CPU the cores are busy training: load in-process. On GPUs, the cores per GPU.
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const int workers = on_cuda ? std::max(cores / std::max(cuda_device_count(), 1), 1) : 0;
   return {.batch_size = batch_size,
           .shuffle = true,
           .drop_last = false,
-          .num_workers = on_cuda ? 2 : 0,
+          .num_workers = workers,
           .pin_memory = on_cuda};
 }
 
