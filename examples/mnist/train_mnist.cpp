@@ -59,11 +59,13 @@ struct Flags {
   std::string resume;
 };
 
+constexpr const char* kUsage =
+    "usage: train_mnist [--data-dir DIR] [--model mlp|cnn] [--epochs N] [--batch-size N] "
+    "[--lr X] [--optimizer sgd|adam|adamw] [--val-fraction X] [--workers N] [--threads N] "
+    "[--seed N] [--save DIR] [--resume DIR]\n";
+
 [[noreturn]] void usage(const std::string& problem) {
-  std::cerr << "train_mnist: " << problem << "\n"
-            << "usage: train_mnist [--data-dir DIR] [--model mlp|cnn] [--epochs N] "
-               "[--batch-size N] [--lr X] [--optimizer sgd|adam|adamw] [--val-fraction X] "
-               "[--workers N] [--threads N] [--seed N] [--save DIR] [--resume DIR]\n";
+  std::cerr << "train_mnist: " << problem << "\n" << kUsage;
   std::exit(2);
 }
 
@@ -72,7 +74,10 @@ Flags parse_flags(int argc, char** argv) {
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     const std::string name = argv[i];
-    if (name == "--help" || name == "-h") usage("help");
+    if (name == "--help" || name == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    }
     if (name.rfind("--", 0) != 0 || i + 1 == argc)
       usage("expected --flag value, got '" + name + "'");
     values[name] = argv[++i];

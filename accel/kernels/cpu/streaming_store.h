@@ -22,6 +22,7 @@ template <typename Out, typename F>
 void stream_elements(Out* out, int64_t n, F f) {
 #if defined(__SSE2__)
   constexpr int64_t kBlock = 1024 / sizeof(Out);
+  constexpr size_t kBlockVectors = 1024 / sizeof(__m128i);
   int64_t i = 0;
   // Plain stores up to the first 16-byte boundary (streaming stores need one).
   while (i < n && reinterpret_cast<uintptr_t>(out + i) % 16 != 0) {
@@ -33,7 +34,7 @@ void stream_elements(Out* out, int64_t n, F f) {
     for (int64_t j = 0; j < kBlock; ++j) block[j] = f(i + j);
     auto* dst = reinterpret_cast<__m128i*>(out + i);
     const auto* src = reinterpret_cast<const __m128i*>(block);
-    for (size_t k = 0; k < sizeof(block) / sizeof(__m128i); ++k) {
+    for (size_t k = 0; k < kBlockVectors; ++k) {
       _mm_stream_si128(dst + k, _mm_load_si128(src + k));
     }
   }
