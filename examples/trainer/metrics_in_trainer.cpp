@@ -54,7 +54,6 @@ int main(int argc, char** argv) {
   auto splits = data::random_split_fractions(dataset, {0.9, 0.1});
 
   // A small MLP: 784 → 128 → 10 class scores (logits).
-
   nn::Sequential model{nn::Flatten(), nn::Linear(784, 128), nn::ReLU(), nn::Linear(128, 10)};
   auto optimizer =
       std::make_shared<optim::SGD>(model->parameters(), optim::SGDOptions(0.01).momentum(0.9));

@@ -41,7 +41,6 @@ int main(int argc, char** argv) {
   auto splits = data::random_split_fractions(dataset, {0.9, 0.1});
 
   // A small MLP: 784 → 128 → 10 class scores (logits).
-
   nn::Sequential model{nn::Flatten(), nn::Linear(784, 128), nn::ReLU(), nn::Linear(128, 10)};
   // OneCycleLR also cycles SGD's momentum, so the optimizer must use momentum.
   auto optimizer =
