@@ -1,7 +1,8 @@
 // The yardsticks accel is measured against: Eigen's own GEMM on the same shapes (accel's
 // matmul should reach >= 90% of its rate), the two GEMMs inside a Linear layer's forward +
 // backward (the layer should reach >= 90% of their rate) and memcpy moving the bytes of the
-// large add (the element-wise op should reach >= 70% of its bandwidth).
+// large add (the element-wise op should reach >= 70% of its bandwidth), and for the small adds
+// the bare loop: the arithmetic alone, the floor under any tensor library's a + b.
 #include <omp.h>
 
 #include <Eigen/Core>
@@ -66,9 +67,25 @@ void memcpy_large(benchmark::State& state) {
   bench::set_rate(state, bench::kBytesCounter, 2.0 * static_cast<double>(bytes));
 }
 
+// out = a + b as bare C++ into a result allocated once: the arithmetic alone, a loop the
+// compiler vectorizes, with no allocation, shapes, dtypes or dispatch. A tensor library's
+// out-of-place add does this and more, so its time cannot fall below this one.
+// Eigen's vectors are aligned for the widest vector unit, as tensor memory is.
+void loop_add(benchmark::State& state, int64_t numel) {
+  const Eigen::VectorXf a = Eigen::VectorXf::Ones(numel), b = Eigen::VectorXf::Ones(numel);
+  Eigen::VectorXf out(numel);
+  for (auto _ : state) {
+    for (int64_t i = 0; i < numel; ++i) out[i] = a[i] + b[i];
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+}
+
 }  // namespace
 
 void bench::register_baselines() {
+  add_benchmark(kAddSmall, kLoop, Clock::CallingThreadCpu, loop_add, int64_t{1});
+  add_benchmark(kAddMedium, kLoop, Clock::CallingThreadCpu, loop_add, int64_t{32 * 128});
   for (const GemmShape& shape : kGemmShapes)
     add_benchmark(shape.name, kEigen, Clock::WallWhenThreaded, eigen_gemm, shape);
   for (const LinearShape& shape : kLinearShapes)

@@ -69,6 +69,7 @@ inline constexpr const char* kAccel = "accel";
 inline constexpr const char* kLibTorch = "libtorch";
 inline constexpr const char* kEigen = "eigen";
 inline constexpr const char* kMemcpy = "memcpy";
+inline constexpr const char* kLoop = "loop";
 
 // Counter names the summary reads.
 inline constexpr const char* kFlopsCounter = "FLOP/s";
@@ -241,7 +242,7 @@ void register_workloads(const char* impl) {
 
 // Each implementation file registers its benchmarks; main calls these in this order.
 void register_accel();
-void register_baselines();  // Eigen's GEMMs and memcpy
+void register_baselines();  // Eigen's GEMMs, memcpy and the bare-loop add
 void register_libtorch();   // only in builds that found LibTorch
 
 }  // namespace bench

@@ -32,7 +32,7 @@ std::atomic<bool> cache_enabled{cache_enabled_from_environment()};
 
 size_t rounded_size(size_t nbytes) {
   const size_t quantum = nbytes < (size_t{1} << 20) ? 512 : (size_t{1} << 16);
-  return (nbytes + quantum - 1) / quantum * quantum;
+  return (nbytes + quantum - 1) & ~(quantum - 1);  // a power of two: no division
 }
 
 class CachingHostAllocator final : public Allocator {

@@ -23,9 +23,11 @@ inline constexpr int kMaxLoopDims = 16;
 
 template <int N>
 struct Loop {
+  // Only the first ndim entries of sizes and strides are set: the arrays are left
+  // uninitialized, since clearing them costs a small op as much as its arithmetic.
   int ndim = 0;
-  int64_t sizes[kMaxLoopDims] = {};       // innermost first
-  int64_t strides[N][kMaxLoopDims] = {};  // bytes, innermost first
+  int64_t sizes[kMaxLoopDims];       // innermost first
+  int64_t strides[N][kMaxLoopDims];  // bytes, innermost first
   std::array<char*, N> data = {};
   int64_t numel = 1;
 
@@ -76,13 +78,18 @@ struct Loop {
     const int64_t inner_n = inner_size();
     std::array<int64_t, N> inner_strides;
     for (int k = 0; k < N; ++k) inner_strides[k] = inner_stride(k);
-    int64_t index[kMaxLoopDims] = {};
+    std::array<char*, N> ptrs;
+    if (ndim <= 1) {  // one run: no index arithmetic
+      for (int k = 0; k < N; ++k) ptrs[k] = data[k] + begin * inner_strides[k];
+      inner(ptrs, inner_strides, end - begin);
+      return;
+    }
+    int64_t index[kMaxLoopDims];
     int64_t rest = begin;
     for (int d = 0; d < ndim; ++d) {
       index[d] = rest % sizes[d];
       rest /= sizes[d];
     }
-    std::array<char*, N> ptrs;
     for (int k = 0; k < N; ++k) {
       ptrs[k] = data[k];
       for (int d = 0; d < ndim; ++d) ptrs[k] += index[d] * strides[k][d];
