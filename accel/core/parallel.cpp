@@ -15,10 +15,15 @@
 namespace accel {
 
 namespace {
-std::atomic<int> num_threads{
-    static_cast<int>(std::max<unsigned>(1, std::thread::hardware_concurrency()))};
+std::atomic<int> num_threads{default_num_threads()};
 thread_local bool serial_ops = false;
 }  // namespace
+
+int default_num_threads() {
+  static const int cores =
+      static_cast<int>(std::max<unsigned>(1, std::thread::hardware_concurrency()));
+  return cores;
+}
 
 void set_num_threads(int n) {
   ACCEL_CHECK(n >= 1, "set_num_threads", "expected a positive thread count, got {}", n);

@@ -10,6 +10,9 @@ namespace accel {
 
 void set_num_threads(int n);
 int get_num_threads();
+// The machine's core count: the thread count until set_num_threads changes it. Work split
+// by it (rather than by the current count) gives the same results for any count set.
+int default_num_threads();
 
 // Elements below which element-wise kernels stay on one thread.
 inline constexpr int64_t kElementwiseGrain = 32768;

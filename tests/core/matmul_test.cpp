@@ -138,6 +138,19 @@ TEST(Matmul, ResultsDoNotDependOnTheThreadCount) {
   EXPECT_TRUE(matmul(batch_a, batch_b).equal(folded));
 }
 
+// A product large enough to be cut into tiles (one per core) matches single rows of it, which
+// are too small to be cut, at the rows on either side of every possible tile edge.
+TEST(Matmul, TiledProductsMatchTheirRowsComputedWhole) {
+  const Tensor a = counting({300, 1024}).sin();
+  const Tensor b = counting({1024, 520}).cos();
+  const Tensor product = mm(a, b);
+  for (int64_t row = 0; row < 300; ++row) {
+    EXPECT_TRUE(
+        allclose(product.slice(0, row, row + 1), mm(a.slice(0, row, row + 1), b), 1e-4, 1e-4))
+        << "row " << row;
+  }
+}
+
 TEST(Matmul, GradientOnlyForInputsThatNeedIt) {
   const Tensor a = counting({2, 3, 4}, kFloat64).requires_grad_();
   const Tensor b = counting({4, 5}, kFloat64);

@@ -1,10 +1,11 @@
 // Matrix products through Eigen's GEMM, the only translation unit that includes Eigen. Each
 // operand is mapped in place: as a row-major matrix, or as a column-major one when its
 // columns are the unit-stride dim (a transposed view), so transposes cost no copy. Eigen
-// always runs single-threaded: a large product is cut into output tiles whose shape depends
-// only on the problem's shape, and threads take whole tiles (batches of small products are
-// spread the same way, one product per task). Every output element is thus computed by the
-// same sequence of operations whatever the thread count: results are bit-identical.
+// always runs single-threaded: a large product is cut into output tiles whose number and
+// shape depend only on the problem's shape and the machine's core count, and threads take
+// whole tiles (batches of small products are spread the same way, one product per task).
+// Every output element is thus computed by the same sequence of operations whatever the
+// thread count set: results are bit-identical.
 #include "accel/kernels/cpu/gemm.h"
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
@@ -26,9 +27,36 @@ namespace {
 
 // Multiply-adds below which a product stays whole on one thread (starting threads costs more).
 constexpr int64_t kGemmGrain = int64_t{1} << 18;
-// Output tile edge for products above the grain: large enough that Eigen's packing stays a
-// small fraction of the work.
-constexpr int64_t kTile = 256;
+// Multiply-adds per tile at least: each tile is one Eigen call, which re-packs operands and
+// costs ~9 us more than sharing a call (a [32,784]x[784,128] product cut in two ran 12%
+// slower on one thread), so a tile must be worth well over that.
+constexpr int64_t kMinTileWork = int64_t{1} << 23;
+
+// How a product's [m, n] output is cut: row_tiles x col_tiles tiles of near-equal size.
+struct Tiling {
+  int64_t row_tiles = 1, col_tiles = 1;
+};
+
+// As many tiles as the machine has cores (no more than kMinTileWork allows), so every thread
+// count up to the default gets an even share; fixed by shape and machine, never by the
+// current thread count. Among the splits giving that many, the one Eigen re-packs least:
+// it packs the left operand's rows once per column tile and the right operand's columns once
+// per row tile, so a split costs col_tiles * m + row_tiles * n packed rows/columns of depth k.
+Tiling tiling_for(int64_t m, int64_t n, int64_t k) {
+  const int64_t wanted = std::clamp<int64_t>(m * n * k / kMinTileWork, 1, default_num_threads());
+  Tiling best;
+  int64_t best_cost = -1;
+  for (int64_t rows = 1; rows <= std::min(wanted, m); ++rows) {
+    const int64_t cols = (wanted + rows - 1) / rows;
+    if (cols > n) continue;
+    const int64_t cost = cols * m + rows * n;
+    if (best_cost < 0 || cost < best_cost) {
+      best = {rows, cols};
+      best_cost = cost;
+    }
+  }
+  return best;
+}
 
 template <typename T, int Order>
 using MatrixMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>,
@@ -118,16 +146,17 @@ void run(const Problem& p, Layout la, Layout lb) {
                  });
     return;
   }
-  const int64_t row_tiles = (p.m + kTile - 1) / kTile;
-  const int64_t col_tiles = (p.n + kTile - 1) / kTile;
-  const int64_t per_product = row_tiles * col_tiles;
+  const Tiling tiling = tiling_for(p.m, p.n, p.k);
+  const int64_t per_product = tiling.row_tiles * tiling.col_tiles;
   parallel_for(0, p.batch * per_product, 1, [&](int64_t begin, int64_t end) {
     EigenThreadsGuard worker_single_threaded(1);
     for (int64_t t = begin; t < end; ++t) {
       const int64_t index = t / per_product;
-      const int64_t r0 = (t % per_product) / col_tiles * kTile;
-      const int64_t c0 = (t % per_product) % col_tiles * kTile;
-      product(index, r0, std::min(kTile, p.m - r0), c0, std::min(kTile, p.n - c0));
+      const int64_t row = (t % per_product) / tiling.col_tiles;
+      const int64_t col = (t % per_product) % tiling.col_tiles;
+      const int64_t r0 = p.m * row / tiling.row_tiles, r1 = p.m * (row + 1) / tiling.row_tiles;
+      const int64_t c0 = p.n * col / tiling.col_tiles, c1 = p.n * (col + 1) / tiling.col_tiles;
+      product(index, r0, r1 - r0, c0, c1 - c0);
     }
   });
 }
