@@ -89,6 +89,51 @@ TEST(MaxPool2d, IndicesAreFlatPositionsWithinEachPlane) {
   }
 }
 
+// The 2x2 windows' winner by the rule applied literally: taps row by row, a later tap taking
+// over when strictly greater or NaN.
+std::pair<double, int64_t> reference_2x2_winner(const Tensor& plane, int64_t oh, int64_t ow) {
+  const int64_t width = plane.size(1);
+  double best = 0;
+  int64_t best_index = -1;
+  for (int64_t h = 2 * oh; h < 2 * oh + 2; ++h) {
+    for (int64_t w = 2 * ow; w < 2 * ow + 2; ++w) {
+      const double v = plane[h][w].item<double>();
+      if (best_index < 0 || v > best || std::isnan(v)) {
+        best = v;
+        best_index = h * width + w;
+      }
+    }
+  }
+  return {best, best_index};
+}
+
+TEST(MaxPool2d, TwoByTwoWindowsFollowTheTapOrderRuleOnTiesAndNans) {
+  manual_seed(3);
+  for (const ScalarType dtype : {kFloat32, kFloat64}) {
+    for (const int64_t width : {8, 7}) {  // an odd width leaves a column outside every window
+      // Values 0..2: most windows hold ties. Plane 1 gets NaNs, two of them in one window.
+      Tensor x = randint(3, {2, 3, 6, width}).to(dtype);
+      x[0][1][0][1].fill_(std::nan(""));
+      x[0][1][1][0].fill_(std::nan(""));
+      x[0][1][4][5].fill_(std::nan(""));
+      const auto [out, indices] = max_pool2d_with_indices(x, {2});
+      for (int64_t p = 0; p < 6; ++p) {
+        const Tensor plane = x[p / 3][p % 3];
+        for (int64_t oh = 0; oh < 3; ++oh) {
+          for (int64_t ow = 0; ow < width / 2; ++ow) {
+            const auto [value, index] = reference_2x2_winner(plane, oh, ow);
+            const double got = out[p / 3][p % 3][oh][ow].item<double>();
+            EXPECT_TRUE(got == value || (std::isnan(got) && std::isnan(value)))
+                << dtype << " width " << width << " plane " << p << " at " << oh << "," << ow;
+            EXPECT_EQ(indices[p / 3][p % 3][oh][ow].item<int64_t>(), index)
+                << dtype << " width " << width << " plane " << p << " at " << oh << "," << ow;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(MaxPool2d, NanWinsItsWindow) {
   Tensor x = iota({1, 1, 2, 2});
   x.view({-1})[1].fill_(std::nan(""));
