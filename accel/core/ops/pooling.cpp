@@ -1,7 +1,6 @@
 // max_pool2d, avg_pool2d and adaptive_avg_pool2d: argument checks and PyTorch's output sizes,
-// then the CPU pooling kernels on a contiguous copy. Max pooling's gradient scatters into the
-// argmax positions with scatter_add; average pooling's is the kernel's adjoint, which spreads
-// each output gradient evenly over its window.
+// then the CPU pooling kernels on a contiguous copy. Max pooling's gradient adds each output
+// gradient at its window's argmax; average pooling's spreads it evenly over its window.
 #include "accel/core/pooling.h"
 
 #include "accel/core/ops/op_support.h"
@@ -135,11 +134,12 @@ std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayR
                      [s, saved = SavedTensor(indices), sizes = DimVector(input.sizes())](
                          const Tensor& g, GradInputs& in) {
                        if (!in.needs(0)) return;
-                       const int64_t out_plane = s.out_h * s.out_w;
-                       const Tensor index = saved.get().reshape({s.planes, out_plane});
-                       in[0] = zeros({s.planes, s.in_h * s.in_w}, g.options())
-                                   .scatter_add(1, index, g.reshape({s.planes, out_plane}))
-                                   .reshape(as_ref(sizes));
+                       const Tensor grad = g.contiguous();
+                       Tensor grad_input = empty(as_ref(sizes), grad.options());
+                       cpu::max_pool2d_backward(grad.dtype(), s, grad.data_ptr(),
+                                                saved.get().data_ptr<int64_t>(),
+                                                grad_input.data_ptr());
+                       in[0] = grad_input;
                      });
   }
   return {out, indices};

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "accel/core/dispatch.h"
@@ -150,6 +151,26 @@ void max_pool_2x2_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indi
   }
 }
 
+// Adds each output's gradient at its argmax in output order, accumulating in A (float for
+// the 16-bit types, as the other pooling gradients do) and rounding once.
+template <typename T>
+void max_pool_backward_plane(const Pool2dShape& s, const T* grad_out, const int64_t* indices,
+                             T* grad_in) {
+  using A = acc_t<T>;
+  const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+  if constexpr (std::is_same_v<A, T>) {
+    std::fill(grad_in, grad_in + in_plane, T(0));
+    for (int64_t o = 0; o < out_plane; ++o) grad_in[indices[o]] += grad_out[o];
+  } else {
+    thread_local std::vector<A> acc;
+    acc.assign(static_cast<size_t>(in_plane), A(0));
+    for (int64_t o = 0; o < out_plane; ++o) {
+      acc[static_cast<size_t>(indices[o])] += static_cast<A>(grad_out[o]);
+    }
+    std::transform(acc.begin(), acc.end(), grad_in, [](A v) { return static_cast<T>(v); });
+  }
+}
+
 template <typename T>
 void avg_pool_plane(const Pool2dShape& s, AvgWindows windows, const T* in, T* out) {
   using A = acc_t<T>;
@@ -192,6 +213,17 @@ void max_pool2d(ScalarType dtype, const Pool2dShape& s, const void* in, void* ou
     for_planes(s, [&](int64_t p) {
       plane(s, static_cast<const T*>(in) + p * in_plane, static_cast<T*>(out) + p * out_plane,
             indices + p * out_plane);
+    });
+  });
+}
+
+void max_pool2d_backward(ScalarType dtype, const Pool2dShape& s, const void* grad_out,
+                         const int64_t* indices, void* grad_in) {
+  dispatch_floating(dtype, "max_pool2d_backward", [&]<typename T>() {
+    const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+    for_planes(s, [&](int64_t p) {
+      max_pool_backward_plane(s, static_cast<const T*>(grad_out) + p * out_plane,
+                              indices + p * out_plane, static_cast<T*>(grad_in) + p * in_plane);
     });
   });
 }

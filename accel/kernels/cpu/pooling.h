@@ -25,6 +25,11 @@ enum class AvgWindows { IncludePad, ExcludePad, Adaptive };
 void max_pool2d(ScalarType dtype, const Pool2dShape& shape, const void* in, void* out,
                 int64_t* indices);
 
+// The adjoint of max_pool2d: grad_in (overwritten) = each grad_out element added at its
+// window's maximum, `indices` as max_pool2d wrote them (flat positions within each plane).
+void max_pool2d_backward(ScalarType dtype, const Pool2dShape& shape, const void* grad_out,
+                         const int64_t* indices, void* grad_in);
+
 // out = the mean over each window.
 void avg_pool2d(ScalarType dtype, const Pool2dShape& shape, AvgWindows windows, const void* in,
                 void* out);
