@@ -1,8 +1,8 @@
 // The yardsticks accel is measured against: Eigen's own GEMM on the same shapes (accel's
 // matmul should reach >= 90% of its rate), the two GEMMs inside a Linear layer's forward +
 // backward (the layer should reach >= 90% of their rate) and memcpy moving the bytes of the
-// large add (the element-wise op should reach >= 70% of its bandwidth), and for the small adds
-// the bare loop: the arithmetic alone, the floor under any tensor library's a + b.
+// large add (the element-wise op should reach >= 70% of its bandwidth), and for the [32,128]
+// add the bare loop: the arithmetic alone, the floor under any tensor library's a + b.
 #include <omp.h>
 
 #include <Eigen/Core>
@@ -84,7 +84,6 @@ void loop_add(benchmark::State& state, int64_t numel) {
 }  // namespace
 
 void bench::register_baselines() {
-  add_benchmark(kAddSmall, kLoop, Clock::CallingThreadCpu, loop_add, int64_t{1});
   add_benchmark(kAddMedium, kLoop, Clock::CallingThreadCpu, loop_add, int64_t{32 * 128});
   for (const GemmShape& shape : kGemmShapes)
     add_benchmark(shape.name, kEigen, Clock::WallWhenThreaded, eigen_gemm, shape);
