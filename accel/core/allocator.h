@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "accel/core/device.h"
+#include "accel/base/device.h"
 #include "accel/core/stream.h"
 
 namespace accel {
@@ -39,7 +39,9 @@ class Allocator {
 };
 
 Allocator& cpu_allocator();
-// The allocator for tensors on `device` (throws on a CUDA device in a CUDA-less build).
+// The caching allocator of one CUDA device (device checked by the caller).
+Allocator& cuda_allocator(Device device);
+// The allocator for tensors on `device` (throws when this build or machine lacks it).
 Allocator& allocator_for(Device device);
 // Page-locked host memory for async copies (plain cached CPU memory in a CUDA-less build).
 Allocator& pinned_host_allocator();

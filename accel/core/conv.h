@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "accel/core/int_array_ref.h"
+#include "accel/base/int_array_ref.h"
 #include "accel/core/tensor.h"
 
 namespace accel {

@@ -8,8 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accel/base/error.h"
 #include "accel/core/allocator.h"
-#include "accel/core/error.h"
+#include "accel/core/cuda.h"
 
 namespace accel {
 
@@ -140,7 +141,8 @@ Allocator& pinned_host_allocator() {
 
 Allocator& allocator_for(Device device) {
   if (device.is_cpu()) return cpu_allocator();
-  fail("allocate", "device {} is not available: this build has no CUDA backend", device);
+  cuda::check_device(device, "allocate");
+  return cuda_allocator(device);
 }
 
 }  // namespace accel

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 #include "accel/core/object_pool.h"
 #include "accel/core/ops.h"
 

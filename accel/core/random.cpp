@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "accel/core/ops/op_support.h"
-#include "accel/kernels/cpu/random.h"
 
 namespace accel {
 
@@ -60,7 +59,7 @@ void manual_seed(uint64_t seed) { default_generator().manual_seed(seed); }
 
 namespace {
 
-cpu::ReservePhilox reserve_from(Generator* generator) {
+ReservePhilox reserve_from(Generator* generator) {
   Generator& g = generator != nullptr ? *generator : default_generator();
   return [&g](uint64_t blocks) {
     const GeneratorState start = g.reserve(blocks);
@@ -68,15 +67,11 @@ cpu::ReservePhilox reserve_from(Generator* generator) {
   };
 }
 
-void check_cpu(Device device, const char* op) {
-  ACCEL_CHECK(device.is_cpu(), op, "device {} is not supported in this build", device);
-}
-
 void check_floating(ScalarType dtype, const char* op) {
   ACCEL_CHECK(is_floating_point(dtype), op, "expected a floating point dtype, got {}", dtype);
 }
 
-cpu::Loop<1> loop_over(const Tensor& t, const char* op) { return make_loop<1>(t, {}, op); }
+Loop<1> loop_over(const Tensor& t, const char* op) { return make_loop<1>(t, {}, op); }
 
 Tensor with_requires_grad(Tensor t, const TensorOptions& options) {
   if (options.requires_grad()) t.requires_grad_(true);
@@ -86,7 +81,6 @@ Tensor with_requires_grad(Tensor t, const TensorOptions& options) {
 // A new tensor of `sizes` filled by `fill(out)`.
 template <typename Fill>
 Tensor sampled(IntArrayRef sizes, const TensorOptions& options, const char* op, Fill fill) {
-  check_cpu(options.device(), op);
   Tensor out = empty(sizes, options.requires_grad(false));
   fill(out);
   return with_requires_grad(out, options);
@@ -96,7 +90,6 @@ Tensor sampled(IntArrayRef sizes, const TensorOptions& options, const char* op, 
 template <typename Fill>
 Tensor& sample_inplace(Tensor& t, const char* op, Fill fill) {
   autograd::check_inplace(t, false, op);
-  check_cpu(t.device(), op);
   check_floating(t.dtype(), op);
   fill(loop_over(t, op));
   t.storage()->bump_version();
@@ -149,14 +142,18 @@ ScalarType integer_dtype(const TensorOptions& options) {
 Tensor rand(IntArrayRef sizes, TensorOptions options, Generator* generator) {
   check_floating(options.dtype(), "rand");
   return sampled(sizes, options, "rand", [&](const Tensor& out) {
-    cpu::uniform(out.dtype(), loop_over(out, "rand"), reserve_from(generator), 0, 1);
+    backend(out.device())
+        .uniform(out.dtype(), loop_over(out, "rand"), reserve_from(generator), 0, 1,
+                 current_stream(out.device()));
   });
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, Generator* generator) {
   check_floating(options.dtype(), "randn");
   return sampled(sizes, options, "randn", [&](const Tensor& out) {
-    cpu::normal(out.dtype(), loop_over(out, "randn"), reserve_from(generator), 0, 1);
+    backend(out.device())
+        .normal(out.dtype(), loop_over(out, "randn"), reserve_from(generator), 0, 1,
+                current_stream(out.device()));
   });
 }
 
@@ -170,7 +167,9 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef sizes, TensorOptions optio
               high, dtype, lowest, highest);
   const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
   return sampled(sizes, options.dtype(dtype), "randint", [&](const Tensor& out) {
-    cpu::random_integers(dtype, loop_over(out, "randint"), reserve_from(generator), low, range);
+    backend(out.device())
+        .random_integers(dtype, loop_over(out, "randint"), reserve_from(generator), low, range,
+                         current_stream(out.device()));
   });
 }
 
@@ -184,29 +183,32 @@ Tensor randperm(int64_t n, TensorOptions options, Generator* generator) {
   ACCEL_CHECK(dtype != kBool, "randperm", "not implemented for dtype bool");
   ACCEL_CHECK(n - 1 <= exact_integer_range(dtype).second, "randperm",
               "n = {} is too large for dtype {}", n, dtype);
-  check_cpu(options.device(), "randperm");
   Tensor out = empty({n}, options.dtype(dtype).requires_grad(false));
-  cpu::randperm(dtype, out.data_ptr(), n, reserve_from(generator));
+  backend(out.device())
+      .randperm(dtype, out.data_ptr(), n, reserve_from(generator), current_stream(out.device()));
   return with_requires_grad(out, options);
 }
 
 Tensor bernoulli(const Tensor& p, Generator* generator) {
   ACCEL_CHECK(p.is_floating_point(), "bernoulli",
               "expected a floating point tensor of probabilities, got {}", p.dtype());
-  check_cpu(p.device(), "bernoulli");
   Tensor out = empty(p.sizes(), p.options());
-  cpu::bernoulli(out.dtype(), p.dtype(), make_loop<2>(out, {&p}, "bernoulli"),
-                 reserve_from(generator));
+  backend(out.device())
+      .bernoulli(out.dtype(), p.dtype(), make_loop<2>(out, {&p}, "bernoulli"),
+                 reserve_from(generator), current_stream(out.device()));
   return out;
 }
 
 Tensor bernoulli(IntArrayRef sizes, double p, TensorOptions options, Generator* generator) {
   ACCEL_CHECK(p >= 0 && p <= 1, "bernoulli", "expected p in [0, 1], got {}", p);
   // Float samples unless the output is double: p itself is rounded only to float.
-  const Tensor prob = full({}, p, options.dtype() == kFloat64 ? kFloat64 : kFloat32);
+  const Tensor prob = full(
+      {}, p,
+      TensorOptions(options.dtype() == kFloat64 ? kFloat64 : kFloat32).device(options.device()));
   return sampled(sizes, options, "bernoulli", [&](const Tensor& out) {
-    cpu::bernoulli(out.dtype(), prob.dtype(), make_loop<2>(out, {&prob}, "bernoulli"),
-                   reserve_from(generator));
+    backend(out.device())
+        .bernoulli(out.dtype(), prob.dtype(), make_loop<2>(out, {&prob}, "bernoulli"),
+                   reserve_from(generator), current_stream(out.device()));
   });
 }
 
@@ -214,15 +216,17 @@ Tensor& uniform_(Tensor& t, double from, double to, Generator* generator) {
   ACCEL_CHECK(from <= to, "uniform_", "expected from <= to, got from={} and to={}", from, to);
   ACCEL_CHECK(to - from <= largest_finite(t.dtype()), "uniform_",
               "the range to - from = {} overflows dtype {}", to - from, t.dtype());
-  return sample_inplace(t, "uniform_", [&](const cpu::Loop<1>& loop) {
-    cpu::uniform(t.dtype(), loop, reserve_from(generator), from, to);
+  return sample_inplace(t, "uniform_", [&](const Loop<1>& loop) {
+    backend(t.device())
+        .uniform(t.dtype(), loop, reserve_from(generator), from, to, current_stream(t.device()));
   });
 }
 
 Tensor& normal_(Tensor& t, double mean, double std, Generator* generator) {
   ACCEL_CHECK(std >= 0, "normal_", "expected std >= 0, got {}", std);
-  return sample_inplace(t, "normal_", [&](const cpu::Loop<1>& loop) {
-    cpu::normal(t.dtype(), loop, reserve_from(generator), mean, std);
+  return sample_inplace(t, "normal_", [&](const Loop<1>& loop) {
+    backend(t.device())
+        .normal(t.dtype(), loop, reserve_from(generator), mean, std, current_stream(t.device()));
   });
 }
 

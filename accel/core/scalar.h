@@ -6,8 +6,8 @@
 #include <concepts>
 #include <cstdint>
 
-#include "accel/core/half.h"
-#include "accel/core/scalar_type.h"
+#include "accel/base/half.h"
+#include "accel/base/scalar_type.h"
 
 namespace accel {
 

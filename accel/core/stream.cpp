@@ -3,7 +3,7 @@
 // against streams runs unchanged on both backends.
 #include "accel/core/stream.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel {
 

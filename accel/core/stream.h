@@ -4,28 +4,9 @@
 // stream per device, which ops and allocations use unless told otherwise.
 #pragma once
 
-#include <cstdint>
-
-#include "accel/core/device.h"
+#include "accel/base/stream.h"
 
 namespace accel {
-
-class Stream {
- public:
-  Stream() = default;
-  // handle: the backend's stream object (cudaStream_t) or nullptr for the default stream.
-  Stream(Device device, void* handle) : device_(device), handle_(handle) {}
-
-  Device device() const { return device_; }
-  void* handle() const { return handle_; }
-  // Blocks until all work queued on this stream is done (no-op on the CPU).
-  void synchronize() const;
-  bool operator==(const Stream&) const = default;
-
- private:
-  Device device_;
-  void* handle_ = nullptr;
-};
 
 // The calling thread's current stream for `device` (the default stream unless a
 // StreamGuard says otherwise).

@@ -14,11 +14,11 @@
 #include <tuple>
 #include <vector>
 
-#include "accel/core/device.h"
-#include "accel/core/error.h"
-#include "accel/core/int_array_ref.h"
+#include "accel/base/device.h"
+#include "accel/base/error.h"
+#include "accel/base/int_array_ref.h"
+#include "accel/base/scalar_type.h"
 #include "accel/core/scalar.h"
-#include "accel/core/scalar_type.h"
 #include "accel/core/tensor_impl.h"
 #include "accel/core/tensor_options.h"
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "accel/core/int_array_ref.h"
-#include "accel/core/scalar_type.h"
+#include "accel/base/int_array_ref.h"
+#include "accel/base/scalar_type.h"
 #include "accel/core/storage.h"
 
 namespace accel {

@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "accel/core/device.h"
-#include "accel/core/scalar_type.h"
+#include "accel/base/device.h"
+#include "accel/base/scalar_type.h"
 
 namespace accel {
 

@@ -4,7 +4,7 @@
 #include "accel/data/batch_workers.h"
 
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/parallel.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::data {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::data {
 namespace {

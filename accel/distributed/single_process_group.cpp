@@ -1,5 +1,5 @@
 // The single-process backend: every collective is complete as soon as it is issued.
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/distributed/process_group.h"
 
 namespace accel::distributed {

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::nn {
 

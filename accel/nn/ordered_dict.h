@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::nn {
 

@@ -2,8 +2,9 @@
 // gradient sum starts at initial_accumulator_value.
 #include "accel/optim/adagrad.h"
 
+#include "accel/core/backend.h"
 #include "accel/core/factories.h"
-#include "accel/kernels/cpu/optimizer_step.h"
+#include "accel/core/stream.h"
 
 namespace accel::optim {
 
@@ -31,9 +32,11 @@ void Adagrad::update(const Tensor& param, const Tensor& grad, double grad_scale,
   const double step = advance_step(state);
   Tensor& sum = state["sum"];
   if (!sum.defined()) sum = full_like(param, o.initial_accumulator_value());
-  cpu::adagrad_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), sum.data_ptr(),
+  backend(param.device())
+      .adagrad_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), sum.data_ptr(),
                     {math::adagrad_clr(o.lr(), o.lr_decay(), step), o.eps(), o.weight_decay(),
-                     grad_scale, o.maximize()});
+                     grad_scale, o.maximize()},
+                    current_stream(param.device()));
 }
 
 }  // namespace accel::optim

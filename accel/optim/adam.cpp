@@ -2,7 +2,8 @@
 // bias corrections computed from the parameter's step count (math::adam_step_scalars).
 #include "accel/optim/adam.h"
 
-#include "accel/kernels/cpu/optimizer_step.h"
+#include "accel/core/backend.h"
+#include "accel/core/stream.h"
 
 namespace accel::optim {
 
@@ -40,8 +41,10 @@ void AdamFamily<Options, kDecoupledWeightDecay>::update(const Tensor& param, con
   s.decoupled_weight_decay = kDecoupledWeightDecay;
   s.amsgrad = o.amsgrad();
   s.maximize = o.maximize();
-  cpu::adam_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), exp_avg,
-                 exp_avg_sq, max_exp_avg_sq, math::adam_step_scalars(s, step));
+  backend(param.device())
+      .adam_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), exp_avg,
+                 exp_avg_sq, max_exp_avg_sq, math::adam_step_scalars(s, step),
+                 current_stream(param.device()));
 }
 
 template class AdamFamily<AdamOptions, false>;

@@ -99,12 +99,13 @@ void Optimizer::step(const Tensor& found_inf, const Tensor& inv_scale) {
     for (const Tensor& p : group.params()) {
       const Tensor& grad = p.grad();
       if (!grad.defined()) continue;
-      ACCEL_CHECK(p.is_cpu() && p.is_contiguous(), name_,
-                  "parameters must be contiguous CPU tensors; got shape {} strides {} on {}",
-                  p.sizes(), p.strides(), p.device());
-      ACCEL_CHECK(grad.dtype() == p.dtype() && grad.sizes() == p.sizes(), name_,
-                  "gradient is {} of shape {} but its parameter is {} of shape {}", grad.dtype(),
-                  grad.sizes(), p.dtype(), p.sizes());
+      ACCEL_CHECK(p.is_contiguous(), name_,
+                  "parameters must be contiguous tensors; got shape {} strides {}", p.sizes(),
+                  p.strides());
+      ACCEL_CHECK(
+          grad.dtype() == p.dtype() && grad.sizes() == p.sizes() && grad.device() == p.device(),
+          name_, "gradient is {} of shape {} on {} but its parameter is {} of shape {} on {}",
+          grad.dtype(), grad.sizes(), grad.device(), p.dtype(), p.sizes(), p.device());
       update(p, grad.contiguous(), grad_scale, group.options(), state_[p.impl()]);
       p.storage()->bump_version();
     }

@@ -2,7 +2,8 @@
 // buffer and the gradient average exist only when momentum / centered ask for them.
 #include "accel/optim/rmsprop.h"
 
-#include "accel/kernels/cpu/optimizer_step.h"
+#include "accel/core/backend.h"
+#include "accel/core/stream.h"
 
 namespace accel::optim {
 
@@ -32,10 +33,12 @@ void RMSprop::update(const Tensor& param, const Tensor& grad, double grad_scale,
   void* grad_avg = o.centered() ? state_buffer(state, "grad_avg", param).data_ptr() : nullptr;
   void* buffer =
       o.momentum() > 0 ? state_buffer(state, "momentum_buffer", param).data_ptr() : nullptr;
-  cpu::rmsprop_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), square_avg,
+  backend(param.device())
+      .rmsprop_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), square_avg,
                     grad_avg, buffer,
                     {o.lr(), o.alpha(), o.eps(), o.weight_decay(), o.momentum(), grad_scale,
-                     o.centered(), o.maximize()});
+                     o.centered(), o.maximize()},
+                    current_stream(param.device()));
 }
 
 }  // namespace accel::optim

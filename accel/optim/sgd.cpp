@@ -2,7 +2,8 @@
 // The momentum buffer exists only when momentum is nonzero, as in PyTorch.
 #include "accel/optim/sgd.h"
 
-#include "accel/kernels/cpu/optimizer_step.h"
+#include "accel/core/backend.h"
+#include "accel/core/stream.h"
 
 namespace accel::optim {
 
@@ -35,9 +36,11 @@ void SGD::update(const Tensor& param, const Tensor& grad, double grad_scale,
     first_step = state.count("momentum_buffer") == 0;
     buffer = state_buffer(state, "momentum_buffer", param).data_ptr();
   }
-  cpu::sgd_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), buffer,
+  backend(param.device())
+      .sgd_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), buffer,
                 {o.lr(), o.momentum(), o.dampening(), o.weight_decay(), grad_scale, o.nesterov(),
-                 o.maximize(), first_step});
+                 o.maximize(), first_step},
+                current_stream(param.device()));
 }
 
 }  // namespace accel::optim

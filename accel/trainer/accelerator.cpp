@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/error.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 #include "accel/nn/utils/clip_grad.h"

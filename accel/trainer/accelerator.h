@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "accel/base/device.h"
 #include "accel/core/autocast.h"
-#include "accel/core/device.h"
 #include "accel/core/tensor.h"
 #include "accel/distributed/process_group.h"
 #include "accel/nn/module.h"

@@ -3,7 +3,7 @@
 
 #include <typeinfo>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel {
 

@@ -3,10 +3,11 @@
 
 #include <cmath>
 
+#include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/error.h"
+#include "accel/core/backend.h"
+#include "accel/core/factories.h"
 #include "accel/core/ops.h"
-#include "accel/kernels/cpu/loss_scaling.h"
 
 namespace accel {
 
@@ -33,28 +34,43 @@ void GradScaler::unscale_(optim::Optimizer& optimizer) {
     for (const Tensor& param : group.params()) {
       Tensor grad = param.grad();
       if (!grad.defined()) continue;
-      ACCEL_CHECK(grad.device().is_cpu(), "GradScaler::unscale_",
-                  "gradients on {} are not supported by this build's unscale kernel",
-                  grad.device());
       if (!grad.is_contiguous()) grad = grad.contiguous();
-      if (cpu::unscale_gradient(grad.dtype(), grad.numel(), grad.data_ptr(), inv_scale)) {
-        found_inf_ = true;
-      }
+      const Device device = grad.device();
+      backend(device).unscale_gradient(grad.dtype(), grad.numel(), grad.data_ptr(), inv_scale,
+                                       found_inf_flag(device).data_ptr<float>(),
+                                       current_stream(device));
       if (Tensor stored = param.grad(); !grad.is_same(stored)) stored.copy_(grad);
     }
   }
   unscaled_ = true;
 }
 
+Tensor& GradScaler::found_inf_flag(Device device) {
+  for (Tensor& flag : found_inf_flags_) {
+    if (flag.device() == device) return flag;
+  }
+  return found_inf_flags_.emplace_back(zeros({}, TensorOptions(kFloat32).device(device)));
+}
+
+bool GradScaler::found_inf() const {
+  if (!found_inf_) {
+    found_inf_ = false;
+    for (const Tensor& flag : found_inf_flags_) {
+      if (flag.item<float>() != 0) found_inf_ = true;
+    }
+  }
+  return *found_inf_;
+}
+
 bool GradScaler::step(optim::Optimizer& optimizer) {
   if (!unscaled_) unscale_(optimizer);
-  if (found_inf_) return false;
+  if (found_inf()) return false;
   optimizer.step();
   return true;
 }
 
 void GradScaler::update() {
-  if (found_inf_) {
+  if (found_inf()) {
     state_.scale *= options_.backoff_factor;
     state_.growth_tracker = 0;
   } else if (++state_.growth_tracker == options_.growth_interval) {
@@ -62,7 +78,8 @@ void GradScaler::update() {
     state_.growth_tracker = 0;
   }
   unscaled_ = false;
-  found_inf_ = false;
+  found_inf_flags_.clear();
+  found_inf_.reset();
 }
 
 void GradScaler::load_state(const GradScalerState& state) {

@@ -1,10 +1,13 @@
 // GradScaler: dynamic loss scaling for float16 mixed precision, as torch.amp.GradScaler. The
 // loss is multiplied by the scale before backward; before the update the gradients are
 // unscaled and checked; a step with an inf/NaN gradient is skipped and the scale backs off,
-// and after growth_interval clean steps in a row the scale grows.
+// and after growth_interval clean steps in a row the scale grows. Whether a gradient was not
+// finite is a flag tensor on the gradients' device, read back once per step.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "accel/core/tensor.h"
 #include "accel/optim/optimizer.h"
@@ -40,17 +43,22 @@ class GradScaler {
   void update();
 
   double get_scale() const { return state_.scale; }
-  bool found_inf() const { return found_inf_; }
+  // Whether unscale_() met an inf or NaN gradient in this step (reads the device flags once).
+  bool found_inf() const;
   // Whether unscale_() already ran for the current step.
   bool has_unscaled() const { return unscaled_; }
   const GradScalerState& state() const { return state_; }
   void load_state(const GradScalerState& state);
 
  private:
+  // The found-inf flag of each device holding gradients: float32 scalars, 1 after an inf/NaN.
+  Tensor& found_inf_flag(Device device);
+
   GradScalerOptions options_;
   GradScalerState state_;
   bool unscaled_ = false;
-  bool found_inf_ = false;
+  std::vector<Tensor> found_inf_flags_;
+  mutable std::optional<bool> found_inf_;  // the flags as read back, once per step
 };
 
 }  // namespace accel

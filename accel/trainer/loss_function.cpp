@@ -1,7 +1,7 @@
 // LossFunction: the call, with a clear error when the Trainer was given no loss.
 #include "accel/trainer/loss_function.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel {
 

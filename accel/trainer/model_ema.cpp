@@ -2,8 +2,8 @@
 // that lends them to the model.
 #include "accel/trainer/model_ema.h"
 
+#include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/error.h"
 
 namespace accel {
 namespace {

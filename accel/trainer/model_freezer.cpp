@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/nn/modules/normalization.h"
 
 namespace accel {

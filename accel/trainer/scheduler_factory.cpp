@@ -1,7 +1,7 @@
 // SchedulerFactory: the call, checking the factory returned a scheduler.
 #include "accel/trainer/scheduler_factory.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel {
 

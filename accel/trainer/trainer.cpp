@@ -8,8 +8,9 @@
 #include <string>
 #include <thread>
 
+#include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/error.h"
+#include "accel/core/cuda.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 #include "accel/core/random.h"
@@ -146,7 +147,7 @@ DataLoaderKwargs Trainer::get_default_train_dl_kwargs(int64_t batch_size) const 
   const bool on_cuda = accelerator_->device().is_cuda();
   // On the CPU the cores are busy training: load in-process. On GPUs, the cores per GPU.
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  const int workers = on_cuda ? std::max(cores / std::max(cuda_device_count(), 1), 1) : 0;
+  const int workers = on_cuda ? std::max(cores / std::max(cuda::device_count(), 1), 1) : 0;
   return {.batch_size = batch_size,
           .shuffle = true,
           .drop_last = false,

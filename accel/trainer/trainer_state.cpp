@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
 #include "accel/core/io/safetensors.h"

@@ -6,9 +6,12 @@
 #include <limits>
 
 #include "accel/accel.h"
+#include "support/expect_error.h"
 
 namespace accel {
 namespace {
+
+using testing::expect_error_containing;
 
 TEST(Factories, ShapesDtypesAndValues) {
   Tensor z = zeros({2, 3});
@@ -179,10 +182,21 @@ TEST(Device, ParsesAndReportsCuda) {
   EXPECT_EQ(Device("cuda:1"), Device(kCUDA, 1));
   EXPECT_TRUE(Device("cpu").is_cpu());
   EXPECT_THROW(Device("gpu"), Error);
-  EXPECT_GE(cuda_device_count(), 0);
-  if (!cuda_is_compiled()) {
-    EXPECT_THROW(zeros({2}, Device(kCUDA)), Error);
-  }
+  EXPECT_THROW(Device("cuda:"), Error);
+  EXPECT_THROW(Device("cuda:-1"), Error);
+  EXPECT_EQ(Device("cuda:63"), Device(kCUDA, 63));
+  expect_error_containing([] { Device("cuda:64"); }, "out of range");
+  expect_error_containing([] { Device("cuda:1000"); }, "out of range");
+  EXPECT_GE(cuda::device_count(), 0);
+}
+
+// Without the backend or a device, placing a tensor on CUDA says which is missing.
+TEST(Device, UnavailableCudaIsAClearError) {
+  if (cuda::is_available()) GTEST_SKIP() << "a CUDA device is present";
+  const std::string expected =
+      cuda::is_compiled() ? "no CUDA device on this machine" : "this build of accel has no CUDA";
+  expect_error_containing([] { zeros({2}, Device(kCUDA)); }, expected);
+  expect_error_containing([] { cuda::check_device(Device(kCUDA, 3), "op"); }, expected);
 }
 
 TEST(Geometry, SmallVectorSpillsAndShrinks) {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::testing_io {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::testing {
 

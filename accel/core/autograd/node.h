@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "accel/core/small_vector.h"
+#include "accel/base/small_vector.h"
 #include "accel/core/tensor.h"
 
 namespace accel::autograd {

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::io {
 namespace {

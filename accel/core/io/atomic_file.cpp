@@ -10,7 +10,7 @@
 #include <cstring>
 #include <utility>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel::io {
 namespace {

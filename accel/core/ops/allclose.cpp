@@ -1,7 +1,5 @@
 // Whole-tensor comparisons returning a C++ bool: allclose (broadcasting, same dtype, as
 // torch.allclose) and equal (same sizes and values, any dtypes). Not differentiable.
-#include "accel/kernels/cpu/allclose.h"
-
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -12,10 +10,11 @@ namespace {
 bool all_close(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan,
                const char* op) {
   check_same_device(a, b, op);
-  ACCEL_CHECK(a.is_cpu(), op, "device {} is not supported in this build", a.device());
   NoGradGuard no_grad;
   const Tensor wide = a.expand(broadcast_shapes(a.sizes(), b.sizes(), op));
-  return cpu::all_close(a.dtype(), make_loop<2>(wide, {&b}, op), rtol, atol, equal_nan);
+  return backend(a.device())
+      .all_close(a.dtype(), make_loop<2>(wide, {&b}, op), rtol, atol, equal_nan,
+                 current_stream(a.device()));
 }
 
 }  // namespace

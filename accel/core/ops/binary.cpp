@@ -3,7 +3,6 @@
 #include "accel/core/ops/binary.h"
 
 #include "accel/core/ops/op_support.h"
-#include "accel/kernels/cpu/binary.h"
 
 namespace accel {
 
@@ -28,8 +27,8 @@ Tensor as_type(const Tensor& t, ScalarType dtype) {
 
 void run_kernel(BinaryOp op, ScalarType compute, const Tensor& out, const Tensor& a,
                 const Tensor& b, double alpha, const char* name) {
-  ACCEL_CHECK(out.is_cpu(), name, "device {} is not supported in this build", out.device());
-  cpu::binary(op, compute, make_loop<3>(out, {&a, &b}, name), alpha);
+  backend(out.device())
+      .binary(op, compute, make_loop<3>(out, {&a, &b}, name), alpha, current_stream(out.device()));
 }
 
 }  // namespace
@@ -40,19 +39,20 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alph
   const ScalarType compute = compute_type(op, result_type(a, b));
   const ScalarType out_type = math::is_comparison(op) ? kBool : compute;
   if (a.dtype() == compute && b.dtype() == compute && a.is_contiguous() && b.is_contiguous() &&
-      a.sizes() == b.sizes() && a.is_cpu()) {
+      a.sizes() == b.sizes()) {
     // The common case (same shape, dtype and layout) needs no broadcast geometry: one flat
     // loop over all elements.
-    Tensor out = empty(a.sizes(), TensorOptions(out_type));
+    const Device device = a.device();
+    Tensor out = empty(a.sizes(), TensorOptions(out_type).device(device));
     const int64_t n = a.numel();
     const int64_t out_size = out.element_size(), in_size = a.element_size();
-    cpu::binary(op, compute,
-                cpu::Loop<3>({n},
-                             {static_cast<char*>(out.data_ptr()), static_cast<char*>(a.data_ptr()),
-                              static_cast<char*>(b.data_ptr())},
-                             {IntArrayRef{1}, IntArrayRef{1}, IntArrayRef{1}},
-                             {out_size, in_size, in_size}),
-                alpha);
+    backend(device).binary(
+        op, compute,
+        Loop<3>({n},
+                {static_cast<char*>(out.data_ptr()), static_cast<char*>(a.data_ptr()),
+                 static_cast<char*>(b.data_ptr())},
+                {IntArrayRef{1}, IntArrayRef{1}, IntArrayRef{1}}, {out_size, in_size, in_size}),
+        alpha, current_stream(device));
     return out;
   }
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), name);

@@ -9,7 +9,6 @@
 
 #include "accel/core/autocast.h"
 #include "accel/core/ops/op_support.h"
-#include "accel/kernels/cpu/im2col.h"
 
 namespace accel {
 
@@ -82,7 +81,7 @@ void check_options(const Tensor& input, const Tensor& weight, const Tensor& bias
               op, "input, weight and bias must have the same dtype, got {}, {} and {}",
               input.dtype(), weight.dtype(), bias.defined() ? bias.dtype() : input.dtype());
   check_same_device(input, weight, op);
-  ACCEL_CHECK(input.is_cpu(), op, "device {} is not supported in this build", input.device());
+  if (bias.defined()) check_same_device(input, bias, op);
 }
 
 // Weight dim 0 holds `groups` blocks; input channels and bias must match.
@@ -99,21 +98,21 @@ void check_channels(const Tensor& input, const Tensor& weight, const Tensor& bia
               "expected bias of shape [{}], got {}", out_channels, bias.sizes());
 }
 
-cpu::ConvGeometry geometry(const Tensor& input, const Tensor& weight, const ConvParams& p,
-                           const char* op) {
-  cpu::ConvGeometry g{input.size(1),
-                      input.size(2),
-                      input.size(3),
-                      weight.size(2),
-                      weight.size(3),
-                      p.pad_begin[0],
-                      p.pad_begin[1],
-                      p.stride[0],
-                      p.stride[1],
-                      p.dilation[0],
-                      p.dilation[1],
-                      0,
-                      0};
+ConvGeometry geometry(const Tensor& input, const Tensor& weight, const ConvParams& p,
+                      const char* op) {
+  ConvGeometry g{input.size(1),
+                 input.size(2),
+                 input.size(3),
+                 weight.size(2),
+                 weight.size(3),
+                 p.pad_begin[0],
+                 p.pad_begin[1],
+                 p.stride[0],
+                 p.stride[1],
+                 p.dilation[0],
+                 p.dilation[1],
+                 0,
+                 0};
   const int64_t span_h = p.dilation[0] * (g.kernel_h - 1) + 1;
   const int64_t span_w = p.dilation[1] * (g.kernel_w - 1) + 1;
   const int64_t padded_h = g.height + p.pad_begin[0] + p.pad_end[0];
@@ -131,21 +130,22 @@ cpu::ConvGeometry geometry(const Tensor& input, const Tensor& weight, const Conv
 // the compute type: they must neither be recorded nor autocast again (which would round the
 // float32 operands of a bfloat16 convolution to bfloat16 a second time).
 struct InnerOpsGuard {
+  explicit InnerOpsGuard(Device device) : no_autocast(device.type, kBFloat16, false) {}
   NoGradGuard no_grad;
-  AutocastGuard no_autocast{kCPU, kBFloat16, false};
+  AutocastGuard no_autocast;
 };
 
 // 16-bit floats are convolved in float32 and rounded once, as matmul does.
 ScalarType compute_type(ScalarType t) { return t == kFloat16 || t == kBFloat16 ? kFloat32 : t; }
 
 // input [N, C, H, W] unfolded: [groups, C/groups * kH * kW, N * oH * oW] in `compute`.
-Tensor columns(const Tensor& input, const cpu::ConvGeometry& g, int64_t groups,
-               ScalarType compute) {
+Tensor columns(const Tensor& input, const ConvGeometry& g, int64_t groups, ScalarType compute) {
   const Tensor x = input.to(compute).contiguous();
   const int64_t n = x.size(0);
   Tensor cols = empty(
       {groups, g.channels / groups * g.kernel_h * g.kernel_w, n * g.out_h * g.out_w}, x.options());
-  cpu::im2col(compute, g, n, x.data_ptr(), cols.data_ptr());
+  backend(x.device())
+      .im2col(compute, g, n, x.data_ptr(), cols.data_ptr(), current_stream(x.device()));
   return cols;
 }
 
@@ -161,12 +161,12 @@ Tensor weight_matrices(const Tensor& weight, int64_t groups, ScalarType compute)
 // conv2d on a batched 4-D input with checked operands; recorded for autograd.
 Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& bias,
                       const ConvParams& p, const char* op) {
-  const cpu::ConvGeometry g = geometry(input, weight, p, op);
+  const ConvGeometry g = geometry(input, weight, p, op);
   const ScalarType dtype = input.dtype(), compute = compute_type(dtype);
   const int64_t n = input.size(0), out_channels = weight.size(0);
   Tensor out;
   {
-    InnerOpsGuard inner;
+    InnerOpsGuard inner(input.device());
     out = swap_batch_and_channels(
         matmul(weight_matrices(weight, p.groups, compute), columns(input, g, p.groups, compute))
             .view({out_channels, n, g.out_h, g.out_w}));
@@ -182,7 +182,7 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
        sw = input_grad ? SavedTensor(weight) : SavedTensor(), g, groups = p.groups, dtype, compute,
        n, input_sizes = DimVector(input.sizes()),
        weight_sizes = DimVector(weight.sizes())](const Tensor& grad, GradInputs& in) {
-        InnerOpsGuard inner;
+        InnerOpsGuard inner(grad.device());
         if (in.needs(2)) in[2] = grad.sum({0, 2, 3});
         if (!in.needs(0) && !in.needs(1)) return;
         const Tensor grad_rows = swap_batch_and_channels(grad.to(compute))
@@ -191,7 +191,9 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
           const Tensor grad_cols =
               matmul(weight_matrices(sw.get(), groups, compute).transpose(-1, -2), grad_rows);
           Tensor grad_input = empty(input_sizes, grad_rows.options());
-          cpu::col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr());
+          backend(grad_cols.device())
+              .col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr(),
+                      current_stream(grad_cols.device()));
           in[0] = grad_input.to(dtype);
         }
         if (in.needs(1)) {
@@ -293,10 +295,9 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
               "computed output size {}x{} is too small (input {}, "
               "weight {})",
               out_h, out_w, x.sizes(), weight.sizes());
-  const cpu::ConvGeometry g{out_channels,   out_h,          out_w,          weight.size(2),
-                            weight.size(3), p.pad_begin[0], p.pad_begin[1], p.stride[0],
-                            p.stride[1],    p.dilation[0],  p.dilation[1],  height,
-                            width};
+  const ConvGeometry g{out_channels,   out_h,          out_w,       weight.size(2), weight.size(3),
+                       p.pad_begin[0], p.pad_begin[1], p.stride[0], p.stride[1],    p.dilation[0],
+                       p.dilation[1],  height,         width};
   const ScalarType dtype = x.dtype(), compute = compute_type(dtype);
   // input as [groups, C_in / groups, N * H * W], the right operand of every product.
   auto input_rows = [groups, compute](const Tensor& t) {
@@ -304,11 +305,12 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
   };
   Tensor out;
   {
-    InnerOpsGuard inner;
+    InnerOpsGuard inner(x.device());
     const Tensor cols =
         matmul(weight_matrices(weight, groups, compute).transpose(-1, -2), input_rows(x));
     out = empty({n, out_channels, out_h, out_w}, cols.options());
-    cpu::col2im(compute, g, n, cols.data_ptr(), out.data_ptr());
+    backend(cols.device())
+        .col2im(compute, g, n, cols.data_ptr(), out.data_ptr(), current_stream(cols.device()));
     if (bias.defined()) out.add_(bias.to(compute).view({1, out_channels, 1, 1}));
     out = out.to(dtype);
   }
@@ -321,7 +323,7 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
          sw = input_grad ? SavedTensor(weight) : SavedTensor(), g, groups, dtype, compute,
          input_rows, input_sizes = DimVector(x.sizes()),
          weight_sizes = DimVector(weight.sizes())](const Tensor& grad, GradInputs& in) {
-          InnerOpsGuard inner;
+          InnerOpsGuard inner(grad.device());
           if (in.needs(2)) in[2] = grad.sum({0, 2, 3});
           if (!in.needs(0) && !in.needs(1)) return;
           const Tensor grad_cols = columns(grad, g, groups, compute);

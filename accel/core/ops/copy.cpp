@@ -1,7 +1,5 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype) (differentiable between
 // floating types) and to(device), plus fill_/zero_.
-#include "accel/kernels/cpu/copy.h"
-
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -9,16 +7,11 @@ namespace accel {
 using autograd::GradInputs;
 
 namespace {
-void check_cpu(const Tensor& t, const char* op) {
-  ACCEL_CHECK(t.is_cpu(), op, "device {} is not available: this build has no CUDA backend",
-              t.device());
-}
-
 // Writes src (broadcast to dst's shape, converted to dst's dtype) into dst; no autograd.
 void copy_values(const Tensor& dst, const Tensor& src, const char* op) {
-  check_cpu(dst, op);
-  check_cpu(src, op);
-  cpu::copy(dst.dtype(), src.dtype(), make_loop<2>(dst, {&src}, op));
+  check_same_device(dst, src, op);
+  backend(dst.device())
+      .copy(dst.dtype(), src.dtype(), make_loop<2>(dst, {&src}, op), current_stream(dst.device()));
 }
 }  // namespace
 
@@ -40,12 +33,9 @@ Tensor& Tensor::copy_(const Tensor& src, bool) {
 
 Tensor& Tensor::fill_(const Scalar& value) {
   autograd::check_inplace(*this, false, "fill_");
-  check_cpu(*this, "fill_");
   ScalarBuffer buffer(value, dtype());
-  DimVector strides = this->strides();
-  cpu::fill(dtype(),
-            cpu::Loop<1>(sizes(), {static_cast<char*>(data_ptr())}, {strides}, {element_size()}),
-            buffer.data());
+  backend(device()).fill(dtype(), make_loop<1>(*this, {}, "fill_"), buffer.data(),
+                         current_stream(device()));
   storage()->bump_version();
   if (GradMode::is_enabled() && impl()->grad_fn) {
     // Filled values are constants: the previous history no longer matters.

@@ -1,8 +1,6 @@
 // Indexing along one dim: index_select, gather and scatter_add, with their gradients.
 // Each gradient is the other kernel: gather's is scatter_add into zeros and scatter_add's is
 // gather; index_select runs both kernels over its 1-D index broadcast to the output's shape.
-#include "accel/kernels/cpu/index.h"
-
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -18,15 +16,15 @@ void check_index(const Tensor& self, const Tensor& index, const char* op) {
   ACCEL_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32, op,
               "expected dtype int64 or int32 for index, got {}", index.dtype());
   check_same_device(self, index, op);
-  ACCEL_CHECK(self.is_cpu(), op, "device {} is not supported in this build", self.device());
 }
 
-// Every index must address an element of dim `dim` (size `size`): checked before any write.
+// Every index must address an element of dim `dim` (size `size`): checked before any write
+// (on a device, reported at the next synchronization; its kernels skip such indices).
 void check_index_range(const Tensor& index, int64_t dim, int64_t size, const char* op) {
   const Tensor values = index.contiguous();
-  if (auto bad = cpu::find_invalid_index(values.dtype(), values.data_ptr(), values.numel(), size)) {
-    fail(op, "index {} is out of bounds for dimension {} with size {}", *bad, dim, size);
-  }
+  backend(values.device())
+      .check_indices(values.dtype(), values.data_ptr(), values.numel(), size, {op, dim},
+                     current_stream(values.device()));
 }
 
 // The index has self's rank and fits inside self apart from `dim`, and inside src if any.
@@ -61,20 +59,24 @@ char* bytes(const Tensor& t) { return static_cast<char*>(t.data_ptr()); }
 Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index) {
   Tensor out = empty(index.sizes(), input.options());
   const DimVector in_strides = strides_without(input, dim);
-  const cpu::Loop<3> loop(index.sizes(), {bytes(out), bytes(input), bytes(index)},
-                          {out.strides(), in_strides, index.strides()},
-                          {out.element_size(), input.element_size(), index.element_size()});
-  cpu::gather(input.dtype(), index.dtype(), loop, input.stride(dim) * input.element_size());
+  const Loop<3> loop(index.sizes(), {bytes(out), bytes(input), bytes(index)},
+                     {out.strides(), in_strides, index.strides()},
+                     {out.element_size(), input.element_size(), index.element_size()});
+  backend(input.device())
+      .gather(input.dtype(), index.dtype(), loop, input.stride(dim) * input.element_size(),
+              current_stream(input.device()));
   return out;
 }
 
 // self[index[i] along dim] += src[i] in place, for a self no one else sees yet. No checks.
 void scatter_add_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   const DimVector self_strides = strides_without(self, dim);
-  const cpu::Loop<3> loop(index.sizes(), {bytes(self), bytes(src), bytes(index)},
-                          {self_strides, src.strides(), index.strides()},
-                          {self.element_size(), src.element_size(), index.element_size()});
-  cpu::scatter_add(self.dtype(), index.dtype(), loop, self.stride(dim) * self.element_size());
+  const Loop<3> loop(index.sizes(), {bytes(self), bytes(src), bytes(index)},
+                     {self_strides, src.strides(), index.strides()},
+                     {self.element_size(), src.element_size(), index.element_size()});
+  backend(self.device())
+      .scatter_add(self.dtype(), index.dtype(), loop, self.stride(dim) * self.element_size(),
+                   current_stream(self.device()));
 }
 
 // The gradient of a read by index: `grad` (over the index's shape) summed into zeros of

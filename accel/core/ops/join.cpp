@@ -38,7 +38,6 @@ Tensor cat(TensorList tensors, int64_t dim) {
     if (!first && !skipped_by_cat(t)) first = &t;
   }
   if (!first) first = &tensors[0];  // all empty 1-D: the result is empty 1-D too
-  ACCEL_CHECK(first->is_cpu(), "cat", "device {} is not supported in this build", first->device());
   const int64_t d = wrap_dim(dim, first->dim(), "cat");
 
   std::vector<CatPiece> pieces(tensors.size());

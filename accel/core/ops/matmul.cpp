@@ -4,7 +4,6 @@
 // summed back over the batch dims each operand was broadcast along.
 #include "accel/core/autocast.h"
 #include "accel/core/ops/op_support.h"
-#include "accel/kernels/cpu/gemm.h"
 
 namespace accel {
 
@@ -25,7 +24,6 @@ void check_inner_sizes(const Tensor& a, const Tensor& b, int64_t a_cols, int64_t
 
 void check_operands(const Tensor& a, const Tensor& b, const char* op) {
   check_same_device(a, b, op);
-  ACCEL_CHECK(a.is_cpu(), op, "device {} is not supported in this build", a.device());
   ACCEL_CHECK(a.dtype() == b.dtype(), op,
               "expected both operands to have the same dtype, got {} and {}", a.dtype(), b.dtype());
   ACCEL_CHECK(a.dtype() != kBool, op, "not implemented for dtype {}", a.dtype());
@@ -38,17 +36,20 @@ Tensor kernel_operand(const Tensor& t, ScalarType compute) {
   NoGradGuard no_grad;  // conversions of an operand, not recorded ops
   Tensor c = t.dtype() == compute ? t : t.to(compute);
   const int64_t d = c.dim();
-  if (cpu::gemm_supports(c.size(d - 2), c.size(d - 1), c.stride(d - 2), c.stride(d - 1))) {
+  if (gemm_supports(c.size(d - 2), c.size(d - 1), c.stride(d - 2), c.stride(d - 1))) {
     return c;
   }
   return c.contiguous();
 }
 
 // a [..., m, k] · b [..., k, n] (both at least 2-D, same dtype, inner sizes checked) with
-// the batch dims broadcast; no autograd. 16-bit floats compute in float32, rounded once.
+// the batch dims broadcast; no autograd. 16-bit floats accumulate in float32: in the kernel
+// where the backend's GEMM takes them, else converted to float32 and the result rounded once.
 Tensor batched_product(const Tensor& a_in, const Tensor& b_in, const char* op) {
   const ScalarType dtype = a_in.dtype();
-  const ScalarType compute = dtype == kFloat16 || dtype == kBFloat16 ? kFloat32 : dtype;
+  const Backend& kernels = backend(a_in.device());
+  const bool widen = (dtype == kFloat16 || dtype == kBFloat16) && !kernels.gemm_takes_16bit_floats;
+  const ScalarType compute = widen ? kFloat32 : dtype;
   const Tensor a = kernel_operand(a_in, compute);
   const Tensor b = kernel_operand(b_in, compute);
   const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
@@ -66,10 +67,11 @@ Tensor batched_product(const Tensor& a_in, const Tensor& b_in, const char* op) {
   Tensor out = empty(shape, a.options());
   const IntArrayRef batch(shape.data(), batch_dims);
   auto operand = [&](const Tensor& t, const DimVector& strides) {
-    return cpu::MatrixOperand{t.data_ptr(), t.stride(-2), t.stride(-1),
-                              IntArrayRef(strides.data(), batch_dims)};
+    return MatrixOperand{t.data_ptr(), t.stride(-2), t.stride(-1),
+                         IntArrayRef(strides.data(), batch_dims)};
   };
-  cpu::gemm(compute, batch, m, k, n, operand(a, a_strides), operand(b, b_strides), out.data_ptr());
+  kernels.gemm(compute, batch, m, k, n, operand(a, a_strides), operand(b, b_strides),
+               out.data_ptr(), current_stream(out.device()));
   if (compute == dtype) return out;
   NoGradGuard no_grad;
   return out.to(dtype);

@@ -1,7 +1,7 @@
 // Type promotion, broadcasting and the helpers in op_support.h.
 #include "accel/core/ops/op_support.h"
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel {
 

@@ -1,13 +1,16 @@
-// What op implementations share: type promotion, output allocation, broadcast strides and
-// element-wise loop set-up. Internal to accel's ops (not part of the public headers).
+// What op implementations share: type promotion, output allocation, broadcast strides,
+// element-wise loop set-up and the way to a device's kernels. Internal to accel's ops (not
+// part of the public headers).
 #pragma once
 
 #include <array>
 
 #include "accel/core/autograd/function.h"
+#include "accel/core/backend.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
-#include "accel/kernels/cpu/loops.h"
+#include "accel/core/stream.h"
+#include "accel/kernels/common/loop.h"
 
 namespace accel {
 
@@ -34,7 +37,7 @@ struct ScalarBuffer {
 // An element-wise loop writing `out` from `inputs` broadcast to out's shape. A null entry in
 // `scalars` stands for the input tensor at that position; a non-null one is a number.
 template <int N>
-cpu::Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, const char* op) {
+Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, const char* op) {
   std::array<char*, N> data;
   std::array<DimVector, N> strides;
   std::array<int64_t, N> element_sizes;
@@ -49,7 +52,7 @@ cpu::Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> input
   }
   std::array<IntArrayRef, N> stride_refs;
   for (int k = 0; k < N; ++k) stride_refs[k] = strides[k];
-  return cpu::Loop<N>(out.sizes(), data, stride_refs, element_sizes);
+  return Loop<N>(out.sizes(), data, stride_refs, element_sizes);
 }
 
 }  // namespace accel

@@ -1,17 +1,14 @@
 // max_pool2d, avg_pool2d and adaptive_avg_pool2d: argument checks and PyTorch's output sizes,
-// then the CPU pooling kernels on a contiguous copy. Max pooling's gradient adds each output
+// then the device's pooling kernels on a contiguous copy. Max pooling's gradient adds each output
 // gradient at its window's argmax; average pooling's spreads it evenly over its window.
 #include "accel/core/pooling.h"
 
 #include "accel/core/ops/op_support.h"
-#include "accel/kernels/cpu/pooling.h"
 
 namespace accel {
 
 using autograd::GradInputs;
 using autograd::SavedTensor;
-using cpu::AvgWindows;
-using cpu::Pool2dShape;
 
 namespace {
 
@@ -33,7 +30,6 @@ void check_input(const Tensor& input, const char* op) {
               "expected non-empty channel and spatial dims, got input {}", input.sizes());
   ACCEL_CHECK(input.is_floating_point(), op, "expected a floating point input, got {}",
               input.dtype());
-  ACCEL_CHECK(input.is_cpu(), op, "device {} is not supported in this build", input.device());
 }
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -100,7 +96,9 @@ DimVector with_spatial(IntArrayRef sizes, int64_t h, int64_t w) {
 Tensor avg_pool_adjoint(const Tensor& grad, const Pool2dShape& s, AvgWindows windows) {
   const Tensor g = grad.contiguous();
   Tensor out = empty(as_ref(with_spatial(grad.sizes(), s.in_h, s.in_w)), g.options());
-  cpu::avg_pool2d_backward(g.dtype(), s, windows, g.data_ptr(), out.data_ptr());
+  backend(g.device())
+      .avg_pool2d_backward(g.dtype(), s, windows, g.data_ptr(), out.data_ptr(),
+                           current_stream(g.device()));
   return out;
 }
 
@@ -108,7 +106,8 @@ Tensor avg_pool_adjoint(const Tensor& grad, const Pool2dShape& s, AvgWindows win
 Tensor avg_pool_forward(const Tensor& input, const Pool2dShape& s, AvgWindows windows) {
   const Tensor x = input.contiguous();
   Tensor out = empty(as_ref(with_spatial(input.sizes(), s.out_h, s.out_w)), x.options());
-  cpu::avg_pool2d(x.dtype(), s, windows, x.data_ptr(), out.data_ptr());
+  backend(x.device())
+      .avg_pool2d(x.dtype(), s, windows, x.data_ptr(), out.data_ptr(), current_stream(x.device()));
   if (autograd::should_record(input)) {
     autograd::record("avg_pool2d", {input}, out, [s, windows](const Tensor& g, GradInputs& in) {
       if (in.needs(0)) in[0] = avg_pool_adjoint(g, s, windows);
@@ -128,7 +127,9 @@ std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayR
   const DimVector out_sizes = with_spatial(input.sizes(), s.out_h, s.out_w);
   Tensor out = empty(as_ref(out_sizes), x.options());
   Tensor indices = empty(as_ref(out_sizes), TensorOptions(kInt64).device(x.device()));
-  cpu::max_pool2d(x.dtype(), s, x.data_ptr(), out.data_ptr(), indices.data_ptr<int64_t>());
+  backend(x.device())
+      .max_pool2d(x.dtype(), s, x.data_ptr(), out.data_ptr(), indices.data_ptr<int64_t>(),
+                  current_stream(x.device()));
   if (autograd::should_record(input)) {
     autograd::record("max_pool2d", {input}, out,
                      [s, saved = SavedTensor(indices), sizes = DimVector(input.sizes())](
@@ -136,9 +137,10 @@ std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayR
                        if (!in.needs(0)) return;
                        const Tensor grad = g.contiguous();
                        Tensor grad_input = empty(as_ref(sizes), grad.options());
-                       cpu::max_pool2d_backward(grad.dtype(), s, grad.data_ptr(),
-                                                saved.get().data_ptr<int64_t>(),
-                                                grad_input.data_ptr());
+                       backend(grad.device())
+                           .max_pool2d_backward(
+                               grad.dtype(), s, grad.data_ptr(), saved.get().data_ptr<int64_t>(),
+                               grad_input.data_ptr(), current_stream(grad.device()));
                        in[0] = grad_input;
                      });
   }

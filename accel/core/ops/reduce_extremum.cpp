@@ -10,7 +10,6 @@ namespace accel {
 using autograd::GradInputs;
 using autograd::InputInfo;
 using autograd::SavedTensor;
-using cpu::Extremum;
 
 namespace {
 
@@ -30,7 +29,9 @@ Tensor extremum_values(Extremum kind, const Tensor& a, IntArrayRef dims, bool ke
   ReducePlan plan = plan_reduction(a, dims, keepdim, op);
   check_nonempty(a, plan, op);
   Tensor out = empty(plan.out_sizes, a.options());
-  cpu::extremum(kind, a.dtype(), plan.input.data_ptr(), out.data_ptr(), nullptr, plan.shape);
+  backend(a.device())
+      .extremum(kind, a.dtype(), plan.input.data_ptr(), out.data_ptr(), nullptr, plan.shape,
+                current_stream(a.device()));
   if (autograd::should_record(a)) {
     autograd::record(op, {a}, out,
                      [sa = SavedTensor(a), so = SavedTensor(out), keep = plan.keepdim_sizes,
@@ -49,16 +50,18 @@ std::tuple<Tensor, Tensor> extremum_along(Extremum kind, const Tensor& a, int64_
   check_nonempty(a, plan, op);
   Tensor values = empty(plan.out_sizes, a.options());
   Tensor indices = empty(plan.out_sizes, a.options().dtype(kInt64));
-  cpu::extremum(kind, a.dtype(), plan.input.data_ptr(), values.data_ptr(),
-                indices.data_ptr<int64_t>(), plan.shape);
+  backend(a.device())
+      .extremum(kind, a.dtype(), plan.input.data_ptr(), values.data_ptr(),
+                indices.data_ptr<int64_t>(), plan.shape, current_stream(a.device()));
   if (autograd::should_record(a)) {
     autograd::record(op, {a}, values,
                      [si = SavedTensor(indices), ia = InputInfo(a), shape = plan.shape](
                          const Tensor& grad, GradInputs& in) {
                        const Tensor g = grad.to(ia.dtype).contiguous();
                        Tensor grad_in = zeros(ia.sizes, g.options());
-                       cpu::scatter_reduced(g.dtype(), g.data_ptr(), si.get().data_ptr<int64_t>(),
-                                            grad_in.data_ptr(), shape);
+                       backend(g.device())
+                           .scatter_reduced(g.dtype(), g.data_ptr(), si.get().data_ptr<int64_t>(),
+                                            grad_in.data_ptr(), shape, current_stream(g.device()));
                        in[0] = grad_in;
                      });
   }
@@ -71,8 +74,9 @@ Tensor arg_extremum(Extremum kind, const Tensor& a, std::optional<int64_t> dim, 
   ReducePlan plan = dim ? plan_reduction(a, *dim, keepdim, op) : plan_reduction(a, {}, keepdim, op);
   check_nonempty(a, plan, op);
   Tensor indices = empty(plan.out_sizes, a.options().dtype(kInt64));
-  cpu::extremum(kind, a.dtype(), plan.input.data_ptr(), nullptr, indices.data_ptr<int64_t>(),
-                plan.shape);
+  backend(a.device())
+      .extremum(kind, a.dtype(), plan.input.data_ptr(), nullptr, indices.data_ptr<int64_t>(),
+                plan.shape, current_stream(a.device()));
   return indices;
 }
 

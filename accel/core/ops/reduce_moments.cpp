@@ -20,8 +20,10 @@ Tensor moments(const Tensor& a, IntArrayRef dims, int64_t correction, bool keepd
   Tensor out = empty(plan.out_sizes, a.options());
   const bool recording = autograd::should_record(a);
   Tensor mean = recording ? empty(plan.keepdim_sizes, a.options()) : Tensor();
-  cpu::moments(a.dtype(), plan.input.data_ptr(), out.data_ptr(),
-               recording ? mean.data_ptr() : nullptr, plan.shape, correction, take_sqrt);
+  backend(a.device())
+      .moments(a.dtype(), plan.input.data_ptr(), out.data_ptr(),
+               recording ? mean.data_ptr() : nullptr, plan.shape, correction, take_sqrt,
+               current_stream(a.device()));
   if (recording) {
     const double divisor = static_cast<double>(plan.shape.reduced - correction);
     autograd::record(op, {a}, out,

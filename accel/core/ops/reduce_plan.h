@@ -4,21 +4,20 @@
 #pragma once
 
 #include "accel/core/tensor.h"
-#include "accel/kernels/cpu/reduce.h"
+#include "accel/kernels/common/reduce_shape.h"
 
 namespace accel {
 
 struct ReducePlan {
   Tensor input;             // contiguous, laid out so the reduced dims form one block
-  cpu::ReduceShape shape;   // [outer, reduced, inner] of `input`
+  ReduceShape shape;        // [outer, reduced, inner] of `input`
   DimVector out_sizes;      // result sizes (reduced dims removed, or 1 when keepdim)
   DimVector keepdim_sizes;  // result sizes with reduced dims kept as 1
   SmallVector<int64_t, kInlineDims> reduced_mask;  // 1 for each reduced dim of the input
   DimVector permutation;  // input dim order of `input`; empty when no permute was needed
 };
 
-// dims empty = all dims. Dims are wrapped and must be distinct; the tensor must be on the
-// CPU (errors name `op`).
+// dims empty = all dims. Dims are wrapped and must be distinct (errors name `op`).
 ReducePlan plan_reduction(const Tensor& t, IntArrayRef dims, bool keepdim, const char* op);
 
 // A tensor laid out like a plan's input (e.g. a gradient a kernel wrote in that layout),

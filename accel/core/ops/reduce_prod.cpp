@@ -15,7 +15,9 @@ Tensor prod_over(const Tensor& a, IntArrayRef dims, bool keepdim) {
   ReducePlan plan = plan_reduction(a, dims, keepdim, "prod");
   const ScalarType out_type = is_integral(a.dtype(), true) ? kInt64 : a.dtype();
   Tensor out = empty(plan.out_sizes, a.options().dtype(out_type));
-  cpu::prod(out_type, a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
+  backend(a.device())
+      .prod(out_type, a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape,
+            current_stream(a.device()));
   if (autograd::should_record(a)) {
     // prod reduces all dims or one: a block of the contiguous input, never a permuted copy.
     autograd::record(
@@ -24,7 +26,9 @@ Tensor prod_over(const Tensor& a, IntArrayRef dims, bool keepdim) {
           const Tensor& x = sx.get();
           const Tensor g = grad.to(x.dtype()).contiguous();
           Tensor grad_in = empty(x.sizes(), x.options());
-          cpu::prod_backward(x.dtype(), x.data_ptr(), g.data_ptr(), grad_in.data_ptr(), shape);
+          backend(x.device())
+              .prod_backward(x.dtype(), x.data_ptr(), g.data_ptr(), grad_in.data_ptr(), shape,
+                             current_stream(x.device()));
           in[0] = grad_in;
         });
   }

@@ -29,7 +29,9 @@ Tensor sum_impl(const Tensor& a, IntArrayRef dims, bool keepdim, std::optional<S
   ReducePlan plan = plan_reduction(a, dims, keepdim, op);
   const ScalarType out_type = sum_type(a.dtype(), dtype);
   Tensor out = empty(plan.out_sizes, a.options().dtype(out_type));
-  cpu::sum(out_type, plan.input.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
+  backend(a.device())
+      .sum(out_type, plan.input.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape,
+           current_stream(a.device()));
   if (autograd::should_record(a)) {
     autograd::record("sum", {a}, out,
                      [keep = plan.keepdim_sizes, in = autograd::InputInfo(a)](const Tensor& grad,

@@ -21,7 +21,9 @@ Tensor softmax_along(const Tensor& input, int64_t dim, std::optional<ScalarType>
   // (contiguous, input-shaped) shares the plan's layout.
   ReducePlan plan = plan_reduction(a, dim, true, op);
   Tensor out = empty(a.sizes(), a.options());
-  cpu::softmax(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape, log);
+  backend(a.device())
+      .softmax(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape, log,
+               current_stream(a.device()));
   if (autograd::should_record(a)) {
     autograd::record(
         op, {a}, out,
@@ -29,8 +31,9 @@ Tensor softmax_along(const Tensor& input, int64_t dim, std::optional<ScalarType>
           const Tensor& y = so.get();
           const Tensor g = grad.to(y.dtype()).contiguous();
           Tensor grad_in = empty(y.sizes(), y.options());
-          cpu::softmax_backward(y.dtype(), g.data_ptr(), y.data_ptr(), grad_in.data_ptr(), shape,
-                                log);
+          backend(g.device())
+              .softmax_backward(y.dtype(), g.data_ptr(), y.data_ptr(), grad_in.data_ptr(), shape,
+                                log, current_stream(g.device()));
           in[0] = grad_in;
         });
   }
@@ -52,7 +55,9 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dims, bool keepdim) {
   a = a.to(to_floating(a.dtype()));  // integers give the default float type, as in PyTorch
   ReducePlan plan = plan_reduction(a, dims, keepdim, "logsumexp");
   Tensor out = empty(plan.out_sizes, a.options());
-  cpu::logsumexp(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape);
+  backend(a.device())
+      .logsumexp(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape,
+                 current_stream(a.device()));
   if (autograd::should_record(a)) {
     autograd::record(
         "logsumexp", {a}, out,
@@ -60,7 +65,9 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dims, bool keepdim) {
          keep = plan.keepdim_sizes](const Tensor& grad, GradInputs& in) {
           const Tensor& x = sx.get();
           Tensor probs = empty(x.sizes(), x.options());
-          cpu::softmax(x.dtype(), x.data_ptr(), probs.data_ptr(), shape, false);
+          backend(x.device())
+              .softmax(x.dtype(), x.data_ptr(), probs.data_ptr(), shape, false,
+                       current_stream(x.device()));
           in[0] = to_input_order(probs, permutation) * grad.reshape(keep);
         });
   }

@@ -1,10 +1,9 @@
 // The element-wise unary ops (exp, log, ..., gelu, silu) and clamp with their gradients.
 // Each op's forward and backward formulas sit side by side in kernels/common/unary_math.h;
 // here every op is one fused forward kernel and one fused backward kernel.
-#include "accel/kernels/cpu/unary.h"
-
 #include "accel/core/ops/binary.h"
 #include "accel/core/ops/op_support.h"
+#include "accel/kernels/common/unary_math.h"
 
 namespace accel {
 
@@ -42,16 +41,14 @@ ScalarType compute_type(const UnaryTraits& t, ScalarType in) {
   fail(t.name, "expected a floating point tensor, got {}", in);
 }
 
-void check_cpu(const Tensor& t, const char* op) {
-  ACCEL_CHECK(t.is_cpu(), op, "device {} is not supported in this build", t.device());
-}
-
 // d(op)/dx * grad, from the saved input or output of op.
 Tensor unary_backward(UnaryOp op, const Tensor& grad, const Tensor& saved) {
   const char* name = traits(op).name;
   const Tensor g = grad.to(saved.dtype());
   Tensor grad_in = empty(saved.sizes(), saved.options());
-  cpu::unary_backward(op, saved.dtype(), make_loop<3>(grad_in, {&g, &saved}, name));
+  backend(saved.device())
+      .unary_backward(op, saved.dtype(), make_loop<3>(grad_in, {&g, &saved}, name),
+                      current_stream(saved.device()));
   return grad_in;
 }
 
@@ -60,8 +57,8 @@ Tensor unary(UnaryOp op, const Tensor& a) {
   // Integer inputs never require grad, so their conversion records nothing.
   const Tensor x = a.to(compute_type(t, a.dtype()));
   Tensor out = empty(x.sizes(), x.options());
-  check_cpu(out, t.name);
-  cpu::unary(op, x.dtype(), make_loop<2>(out, {&x}, t.name));
+  backend(out.device())
+      .unary(op, x.dtype(), make_loop<2>(out, {&x}, t.name), current_stream(out.device()));
   if (autograd::should_record(a)) {
     autograd::record(
         t.name, {a}, out,
@@ -98,9 +95,10 @@ struct ClampBounds {
 // out = clamp(x); out and x (of the same dtype) may be the same tensor.
 void clamp_into(const Tensor& out, const Tensor& x, const optional<Scalar>& min,
                 const optional<Scalar>& max, const char* op) {
-  check_cpu(out, op);
   ClampBounds bounds(min, max, x.dtype());
-  cpu::clamp(x.dtype(), make_loop<2>(out, {&x}, op), bounds.min_ptr(), bounds.max_ptr());
+  backend(out.device())
+      .clamp(x.dtype(), make_loop<2>(out, {&x}, op), bounds.min_ptr(), bounds.max_ptr(),
+             current_stream(out.device()));
 }
 
 // grad where min < x < max, else 0.
@@ -109,8 +107,9 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& x, const optional<Scalar
   const Tensor g = grad.to(x.dtype());
   Tensor grad_in = empty(x.sizes(), x.options());
   ClampBounds bounds(min, max, x.dtype());
-  cpu::clamp_backward(x.dtype(), make_loop<3>(grad_in, {&g, &x}, "clamp"), bounds.min_ptr(),
-                      bounds.max_ptr());
+  backend(x.device())
+      .clamp_backward(x.dtype(), make_loop<3>(grad_in, {&g, &x}, "clamp"), bounds.min_ptr(),
+                      bounds.max_ptr(), current_stream(x.device()));
   return grad_in;
 }
 

@@ -1,8 +1,6 @@
 // Selection by a bool condition: where (tensor and number forms) and masked_fill, with
 // broadcasting over condition and values and their gradients (the selected-from side gets
 // the gradient, the other side zero).
-#include "accel/kernels/cpu/where.h"
-
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -20,10 +18,6 @@ void check_condition(const Tensor& condition, const Tensor& values, const char* 
   check_same_device(condition, values, op);
 }
 
-void check_cpu(const Tensor& out, const char* op) {
-  ACCEL_CHECK(out.is_cpu(), op, "device {} is not supported in this build", out.device());
-}
-
 // out = condition == fill_when ? value : x, broadcast over condition and x, computed in
 // `dtype`; records nothing.
 Tensor fill_where_forward(const Tensor& condition, const Tensor& x, const Scalar& value,
@@ -32,9 +26,10 @@ Tensor fill_where_forward(const Tensor& condition, const Tensor& x, const Scalar
   const Tensor xs = x.to(dtype);
   Tensor out = empty(broadcast_shapes(condition.sizes(), x.sizes(), op),
                      TensorOptions(dtype).device(x.device()));
-  check_cpu(out, op);
   ScalarBuffer v(value, dtype);
-  cpu::fill_where(dtype, make_loop<3>(out, {&condition, &xs}, op), v.data(), fill_when);
+  backend(out.device())
+      .fill_where(dtype, make_loop<3>(out, {&condition, &xs}, op), v.data(), fill_when,
+                  current_stream(out.device()));
   return out;
 }
 
@@ -66,8 +61,9 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
     out = empty(broadcast_shapes(broadcast_shapes(condition.sizes(), a.sizes(), "where"), b.sizes(),
                                  "where"),
                 TensorOptions(dtype).device(a.device()));
-    check_cpu(out, "where");
-    cpu::where(dtype, make_loop<4>(out, {&condition, &as, &bs}, "where"));
+    backend(out.device())
+        .where(dtype, make_loop<4>(out, {&condition, &as, &bs}, "where"),
+               current_stream(out.device()));
   }
   if (autograd::should_record(a, b)) {
     autograd::record("where", {a, b}, out,

@@ -3,7 +3,7 @@
 // the CPU tests cover the rule (a non-finite element flags the whole step as skipped).
 #pragma once
 
-#include "accel/core/macros.h"
+#include "accel/base/macros.h"
 
 namespace accel::math {
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "accel/core/macros.h"
+#include "accel/base/macros.h"
 
 namespace accel::math {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "accel/core/half.h"
-#include "accel/core/macros.h"
+#include "accel/base/half.h"
+#include "accel/base/macros.h"
 
 namespace accel::random {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "accel/core/macros.h"
+#include "accel/base/macros.h"
 #include "accel/kernels/common/binary_math.h"
 
 namespace accel::math {

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <type_traits>
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 #include "accel/kernels/common/isclose.h"
 
 namespace accel::cpu {
@@ -16,7 +16,7 @@ bool all_close(ScalarType dtype, const Loop<2>& loop, double rtol, double atol, 
   dispatch_all(dtype, "allclose", [&]<typename T>() {
     using C = std::conditional_t<std::is_floating_point_v<acc_t<T>>, acc_t<T>, double>;
     const C r = static_cast<C>(rtol), a_tol = static_cast<C>(atol);
-    loop.run(
+    run(loop,
         [&](const std::array<char*, 2>& ptrs, const std::array<int64_t, 2>& strides, int64_t n) {
           if (!close.load(std::memory_order_relaxed)) return;
           bool chunk_close = true;

@@ -2,7 +2,7 @@
 // (torch.allclose); equal() is the zero-tolerance case.
 #pragma once
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/cpu/loops.h"
 
 namespace accel::cpu {

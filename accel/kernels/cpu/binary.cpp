@@ -2,7 +2,7 @@
 // instead of trapping. 16-bit floats compute in float and round once.
 #include "accel/kernels/cpu/binary.h"
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 

@@ -2,7 +2,7 @@
 // bool for comparisons). add/sub take alpha: out = a + alpha * b.
 #pragma once
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/cpu/loops.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 
@@ -12,7 +12,7 @@ void copy(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
   if (out_type == in_type && loop.ndim <= 1 && loop.inner_stride(0) == element_size(out_type) &&
       loop.inner_stride(1) == element_size(in_type)) {
     const int64_t bytes = element_size(out_type);
-    loop.run([&](const std::array<char*, 2>& ptrs, const std::array<int64_t, 2>&, int64_t n) {
+    run(loop, [&](const std::array<char*, 2>& ptrs, const std::array<int64_t, 2>&, int64_t n) {
       std::memcpy(ptrs[0], ptrs[1], static_cast<size_t>(n * bytes));
     });
     return;
@@ -34,7 +34,7 @@ void fill(ScalarType type, const Loop<1>& loop, const void* value) {
   dispatch_all(type, "fill", [&]<typename T>() {
     T v;
     std::memcpy(&v, value, sizeof(T));
-    loop.run(
+    run(loop,
         [&](const std::array<char*, 1>& ptrs, const std::array<int64_t, 1>& strides, int64_t n) {
           if (strides[0] == sizeof(T)) {
             T* out = reinterpret_cast<T*>(ptrs[0]);

@@ -1,7 +1,7 @@
 // CPU kernels that move elements: strided copy with dtype conversion, and fill.
 #pragma once
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/cpu/loops.h"
 
 namespace accel::cpu {

@@ -18,8 +18,8 @@
 #include <omp.h>
 #endif
 
-#include "accel/core/dispatch.h"
-#include "accel/core/parallel.h"
+#include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
 
@@ -63,14 +63,6 @@ using MatrixMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynam
                              Eigen::Unaligned, Eigen::OuterStride<>>;
 template <typename T>
 using OutputMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
-
-// A dim of size <= 1 is never stepped over, so its stride does not matter.
-bool is_row_major(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
-  return (col_stride == 1 || cols <= 1) && (rows <= 1 || row_stride >= cols);
-}
-bool is_column_major(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
-  return (row_stride == 1 || rows <= 1) && (cols <= 1 || col_stride >= rows);
-}
 
 // How one operand is mapped: its Eigen storage order and the stride between its outer
 // vectors (rows for row-major, columns for column-major).
@@ -174,11 +166,6 @@ void run_for_layouts(const Problem& p) {
 }
 
 }  // namespace
-
-bool gemm_supports(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
-  return is_row_major(rows, cols, row_stride, col_stride) ||
-         is_column_major(rows, cols, row_stride, col_stride);
-}
 
 void gemm(ScalarType dtype, IntArrayRef batch_sizes, int64_t m, int64_t k, int64_t n,
           const MatrixOperand& a, const MatrixOperand& b, void* out) {

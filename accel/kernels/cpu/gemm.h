@@ -5,24 +5,11 @@
 
 #include <cstdint>
 
-#include "accel/core/int_array_ref.h"
-#include "accel/core/scalar_type.h"
+#include "accel/base/int_array_ref.h"
+#include "accel/base/scalar_type.h"
+#include "accel/kernels/common/matrix_operand.h"
 
 namespace accel::cpu {
-
-// A batch of strided matrices: element (i, j) of batch entry (β0, β1, ...) lies at
-// data + Σ βd * batch_strides[d] + i * row_stride + j * col_stride (strides in elements).
-struct MatrixOperand {
-  const void* data = nullptr;
-  int64_t row_stride = 0;
-  int64_t col_stride = 0;
-  IntArrayRef batch_strides;  // one per batch dim; 0 where the operand is broadcast
-};
-
-// Whether gemm can read a rows x cols matrix with these strides in place: one dim must be
-// unit-stride (row-major, or column-major as a transposed view is) and the other must step
-// over it. Callers make any other operand contiguous first.
-bool gemm_supports(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride);
 
 // out (contiguous [batch_sizes..., m, n]) = a [batch..., m, k] · b [batch..., k, n], all of
 // dtype `dtype`: float32, float64, int64, int32 or uint8 (16-bit floats are computed in float32

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "accel/core/error.h"
-#include "accel/core/parallel.h"
+#include "accel/base/error.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
 

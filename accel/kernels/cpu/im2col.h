@@ -5,20 +5,10 @@
 
 #include <cstdint>
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
+#include "accel/kernels/common/conv_geometry.h"
 
 namespace accel::cpu {
-
-// One image's convolution geometry. pad_h / pad_w are the top / left padding; the bottom /
-// right padding is whatever out_h / out_w imply (PyTorch's "same" pads unevenly).
-struct ConvGeometry {
-  int64_t channels, height, width;
-  int64_t kernel_h, kernel_w;
-  int64_t pad_h, pad_w;
-  int64_t stride_h, stride_w;
-  int64_t dilation_h, dilation_w;
-  int64_t out_h, out_w;
-};
 
 // images: contiguous [batch, channels, height, width]; columns: contiguous
 // [channels * kernel_h * kernel_w, batch, out_h * out_w] — one row per (channel, tap) holding

@@ -1,9 +1,9 @@
 // Gather and scatter-add over strided operands, element by element: the index decides where
 // each element comes from or goes to, so there is no contiguous fast path to take. Indices
-// are validated by the caller (find_invalid_index) before either kernel runs.
+// are validated by the caller (check_indices) before either kernel runs.
 #include "accel/kernels/cpu/index.h"
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 
@@ -18,21 +18,22 @@ decltype(auto) dispatch_index(ScalarType t, const char* op, F&& f) {
 
 }  // namespace
 
-std::optional<int64_t> find_invalid_index(ScalarType index_type, const void* index, int64_t n,
-                                          int64_t size) {
-  return dispatch_index(index_type, "index", [&]<typename I>() -> std::optional<int64_t> {
+void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
+                   IndexCheck check) {
+  dispatch_index(index_type, check.op, [&]<typename I>() {
     const I* values = static_cast<const I*>(index);
     for (int64_t i = 0; i < n; ++i) {
-      if (values[i] < 0 || values[i] >= size) return static_cast<int64_t>(values[i]);
+      ACCEL_CHECK(values[i] >= 0 && values[i] < size, check.op,
+                  "index {} is out of bounds for dimension {} with size {}",
+                  static_cast<int64_t>(values[i]), check.dim, size);
     }
-    return std::nullopt;
   });
 }
 
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride) {
   dispatch_all(dtype, "gather", [&]<typename T>() {
     dispatch_index(index_type, "gather", [&]<typename I>() {
-      loop.run(
+      run(loop,
           [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides, int64_t n) {
             for (int64_t i = 0; i < n; ++i) {
               const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
@@ -56,7 +57,7 @@ void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, i
           *dst = static_cast<T>(static_cast<acc_t<T>>(*dst) + static_cast<acc_t<T>>(src));
         }
       };
-      if (loop.numel > 0) loop.run_range(0, loop.numel, inner);  // one thread: outputs repeat
+      if (loop.numel > 0) run_range(loop, 0, loop.numel, inner);  // one thread: outputs repeat
     });
   });
 }

@@ -4,12 +4,12 @@
 
 #include <cstdint>
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 
 namespace accel::cpu {
 
-// Multiplies the n elements of `grad` (of `dtype`) by inv_scale in place; returns whether any
-// element was inf or NaN before unscaling.
-bool unscale_gradient(ScalarType dtype, int64_t n, void* grad, double inv_scale);
+// Multiplies the n elements of `grad` (of `dtype`) by inv_scale in place; sets *found_inf to 1
+// when any element was inf or NaN before unscaling.
+void unscale_gradient(ScalarType dtype, int64_t n, void* grad, double inv_scale, float* found_inf);
 
 }  // namespace accel::cpu

@@ -5,8 +5,8 @@
 
 #include <array>
 
-#include "accel/core/dispatch.h"
-#include "accel/core/parallel.h"
+#include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
 

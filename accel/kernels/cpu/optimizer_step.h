@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/common/optimizer_math.h"
 
 namespace accel::cpu {

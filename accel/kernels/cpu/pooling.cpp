@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "accel/core/dispatch.h"
-#include "accel/core/parallel.h"
+#include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
 

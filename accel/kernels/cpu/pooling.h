@@ -5,21 +5,10 @@
 
 #include <cstdint>
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
+#include "accel/kernels/common/pool2d_shape.h"
 
 namespace accel::cpu {
-
-// Sizes of a pooling: input [planes, in_h, in_w] -> output [planes, out_h, out_w], and the
-// window of output (oh, ow) starting at (oh * stride - pad) spanning kernel taps dilation apart.
-struct Pool2dShape {
-  int64_t planes, in_h, in_w, out_h, out_w;
-  int64_t kernel_h, kernel_w, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
-};
-
-// How average pooling picks windows and divisors: fixed windows dividing by the window size
-// clipped to the padded input (IncludePad) or to the input itself (ExcludePad), or PyTorch's
-// adaptive windows [floor(i * in / out), ceil((i + 1) * in / out)) (kernel/stride unused).
-enum class AvgWindows { IncludePad, ExcludePad, Adaptive };
 
 // out = the maximum over each window (NaN wins, as PyTorch), indices = where it was.
 void max_pool2d(ScalarType dtype, const Pool2dShape& shape, const void* in, void* out,

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 
@@ -28,7 +28,7 @@ void for_each_value(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
         body(cursor, i, at);
       }
     };
-    loop.run_range(begin, end, inner);
+    run_range(loop, begin, end, inner);
   });
 }
 

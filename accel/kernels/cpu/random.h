@@ -3,17 +3,11 @@
 // only on (seed, offset, i) the result is the same bits for any thread count.
 #pragma once
 
-#include <functional>
-
-#include "accel/core/scalar_type.h"
-#include "accel/kernels/common/philox.h"
+#include "accel/base/scalar_type.h"
+#include "accel/kernels/backend.h"
 #include "accel/kernels/cpu/loops.h"
 
 namespace accel::cpu {
-
-// Takes `blocks` unused counter blocks from a generator and says where they start. Each
-// kernel asks once, for as many blocks as its draw needs.
-using ReservePhilox = std::function<random::PhiloxDraw(uint64_t blocks)>;
 
 // out = from + (to - from) * U[0, 1), for a floating dtype.
 void uniform(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, double from,

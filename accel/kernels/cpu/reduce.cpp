@@ -13,8 +13,8 @@
 #include <memory>
 #include <type_traits>
 
-#include "accel/core/dispatch.h"
-#include "accel/core/parallel.h"
+#include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
 

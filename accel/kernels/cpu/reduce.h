@@ -7,17 +7,12 @@
 
 #include <cstdint>
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
+#include "accel/kernels/common/reduce_shape.h"
 
 namespace accel::cpu {
 
 inline constexpr int64_t kReduceChunk = 4096;
-
-struct ReduceShape {
-  int64_t outer = 1;
-  int64_t reduced = 1;
-  int64_t inner = 1;
-};
 
 // out[o, i] = sum_r in[o, r, i], accumulating in double for float64 and float otherwise;
 // `out_type` may differ from `in_type` (sum of int32 into int64, of bool into int64).
@@ -29,7 +24,6 @@ void prod(ScalarType out_type, ScalarType in_type, const void* in, void* out, Re
 void prod_backward(ScalarType type, const void* in, const void* grad, void* grad_in,
                    ReduceShape shape);
 
-enum class Extremum : int8_t { Max, Min };
 // values[o, i] = max (or min) over r and indices[o, i] the first r attaining it; NaN counts
 // as the extremum, as in PyTorch. Either output may be null. Requires reduced >= 1.
 void extremum(Extremum kind, ScalarType type, const void* in, void* values, int64_t* indices,

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 

@@ -3,7 +3,7 @@
 // in kernels/common/unary_math.h, shared with the CUDA kernels.
 #pragma once
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/common/unary_math.h"
 #include "accel/kernels/cpu/loops.h"
 

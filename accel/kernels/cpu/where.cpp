@@ -2,7 +2,7 @@
 // branch-free selects.
 #include "accel/kernels/cpu/where.h"
 
-#include "accel/core/dispatch.h"
+#include "accel/base/dispatch.h"
 
 namespace accel::cpu {
 

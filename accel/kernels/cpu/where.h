@@ -2,7 +2,7 @@
 // one dtype; the condition operand is always bool.
 #pragma once
 
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 #include "accel/kernels/cpu/loops.h"
 
 namespace accel::cpu {

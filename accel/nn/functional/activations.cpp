@@ -2,7 +2,7 @@
 // (matmul, where and mul record their own backward).
 #include "accel/nn/functional/activations.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 

@@ -4,9 +4,9 @@
 // one-hot matrix), and binary_cross_entropy carries PyTorch's own clamped backward.
 #include "accel/nn/functional/losses.h"
 
+#include "accel/base/error.h"
 #include "accel/core/autocast.h"
 #include "accel/core/autograd/function.h"
-#include "accel/core/error.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 

@@ -3,8 +3,8 @@
 // update is written out, without recording.
 #include "accel/nn/functional/normalization.h"
 
+#include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
-#include "accel/core/error.h"
 #include "accel/core/ops.h"
 
 namespace accel::nn::functional {

@@ -1,7 +1,7 @@
 // LimitBatches: counts the batches of each epoch and asks the trainer to end it at the limit.
 #include "accel/trainer/callbacks/limit_batches.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {

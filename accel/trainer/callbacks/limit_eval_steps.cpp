@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {

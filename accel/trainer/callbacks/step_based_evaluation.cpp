@@ -2,7 +2,7 @@
 // updates done before its batch, so each multiple of n is evaluated once, at the next batch.
 #include "accel/trainer/callbacks/step_based_evaluation.h"
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 #include "accel/optim/schedulers/wsd_lr_scheduler.h"
 #include "accel/trainer/trainer.h"
 

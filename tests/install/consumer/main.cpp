@@ -19,6 +19,6 @@ int main() {
     ok = ok && std::fabs(grad.data_ptr<double>()[i] - (2.0 * static_cast<double>(i) + 2.0)) < 1e-12;
   }
   std::printf("accel consumer: y = %g, gradient %s, CUDA compiled in: %s\n", y.item<double>(),
-              ok ? "correct" : "WRONG", cuda_is_compiled() ? "yes" : "no");
+              ok ? "correct" : "WRONG", cuda::is_compiled() ? "yes" : "no");
   return ok ? 0 : 1;
 }

@@ -8,7 +8,7 @@
 #include <iosfwd>
 #include <string_view>
 
-#include "accel/core/half.h"
+#include "accel/base/half.h"
 
 namespace accel {
 

@@ -1,5 +1,5 @@
 // OpenMP-backed intra-op threading. Thread count defaults to the machine's cores.
-#include "accel/core/parallel.h"
+#include "accel/kernels/cpu/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,7 +10,7 @@
 #include <omp.h>
 #endif
 
-#include "accel/core/error.h"
+#include "accel/base/error.h"
 
 namespace accel {
 

@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "accel/core/small_vector.h"
+#include "accel/base/small_vector.h"
 
 namespace accel {
 

@@ -4,9 +4,9 @@
 // the op, so an op never runs on a type it does not support.
 #pragma once
 
-#include "accel/core/error.h"
-#include "accel/core/half.h"
-#include "accel/core/scalar_type.h"
+#include "accel/base/error.h"
+#include "accel/base/half.h"
+#include "accel/base/scalar_type.h"
 
 namespace accel {
 

@@ -12,13 +12,17 @@ enum class DeviceType : int8_t { CPU, CUDA };
 inline constexpr DeviceType kCPU = DeviceType::CPU;
 inline constexpr DeviceType kCUDA = DeviceType::CUDA;
 
+// Device indices a Device can hold (the runtime also rejects indices beyond the machine's
+// devices, when a tensor is first placed there).
+inline constexpr int kMaxCudaDevices = 64;
+
 struct Device {
   DeviceType type = kCPU;
   int8_t index = 0;
 
   constexpr Device() = default;
   constexpr Device(DeviceType t, int i = 0) : type(t), index(static_cast<int8_t>(i)) {}
-  // "cpu", "cuda", "cuda:1" (as torch.device).
+  // "cpu", "cuda", "cuda:1" (as torch.device); anything else is an accel::Error.
   explicit Device(const std::string& spec);
 
   constexpr bool is_cpu() const { return type == kCPU; }
@@ -26,12 +30,6 @@ struct Device {
   constexpr bool operator==(const Device&) const = default;
   std::string str() const { return is_cpu() ? "cpu" : fmt::format("cuda:{}", index); }
 };
-
-// Whether this build has the CUDA backend compiled in, and how many devices it can see
-// (0 on a machine without a GPU or driver).
-bool cuda_is_compiled();
-int cuda_device_count();
-inline bool cuda_is_available() { return cuda_device_count() > 0; }
 
 }  // namespace accel
 

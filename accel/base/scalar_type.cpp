@@ -1,9 +1,9 @@
 // Names of the scalar types and PyTorch's promotion table.
-#include "accel/core/scalar_type.h"
+#include "accel/base/scalar_type.h"
 
 #include <ostream>
 
-#include "accel/core/int_array_ref.h"
+#include "accel/base/int_array_ref.h"
 
 namespace accel {
 

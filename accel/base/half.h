@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "accel/core/macros.h"
+#include "accel/base/macros.h"
 
 namespace accel {
 

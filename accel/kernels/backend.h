@@ -1,0 +1,199 @@
+// Backend: the table of kernel families one device type provides. Ops reach kernels only
+// through it, as backend(device).family(...) (core/backend.h), so an op is written once for
+// every device; the CPU table is in kernels/cpu/cpu_backend.cpp, the CUDA table in
+// kernels/cuda/cuda_backend.cpp. The tables are plain constant objects (no registration at
+// static-initialization time), so a plain static library links without --whole-archive.
+//
+// Every entry takes raw pointers, sizes and strides (kernels know nothing of Tensor) and the
+// stream it runs on (ignored on the CPU, where work completes before the call returns). The
+// comments here are the contract both backends implement.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "accel/base/int_array_ref.h"
+#include "accel/base/scalar_type.h"
+#include "accel/base/stream.h"
+#include "accel/kernels/common/binary_math.h"
+#include "accel/kernels/common/conv_geometry.h"
+#include "accel/kernels/common/loop.h"
+#include "accel/kernels/common/matrix_operand.h"
+#include "accel/kernels/common/optimizer_math.h"
+#include "accel/kernels/common/philox.h"
+#include "accel/kernels/common/pool2d_shape.h"
+#include "accel/kernels/common/reduce_shape.h"
+#include "accel/kernels/common/unary_math.h"
+
+namespace accel {
+
+// Takes `blocks` unused counter blocks from a generator and says where they start. Each
+// random kernel asks once, for as many blocks as its draw needs.
+using ReservePhilox = std::function<random::PhiloxDraw(uint64_t blocks)>;
+
+// What an index range check reports when an index is out of range: "op: index I is out of
+// bounds for dimension `dim` with size S". `op` must be a string literal (it may be read
+// after the call returns, when the check runs asynchronously on a device).
+struct IndexCheck {
+  const char* op;
+  int64_t dim;
+};
+
+struct Backend {
+  // ---- moving elements (copy.h) ----
+  // out[i] = convert(in[i]) over Loop<2>(out of out_type, in of in_type).
+  void (*copy)(ScalarType out_type, ScalarType in_type, const Loop<2>& loop, const Stream& stream);
+  // out[i] = *value, where value points (in host memory) at one element of `type`.
+  void (*fill)(ScalarType type, const Loop<1>& loop, const void* value, const Stream& stream);
+
+  // ---- element-wise math (unary.h, binary.h, where.h) ----
+  // out = op(x) over Loop<2>(out, x).
+  void (*unary)(math::UnaryOp op, ScalarType dtype, const Loop<2>& loop, const Stream& stream);
+  // grad_in = op's backward(grad, saved) over Loop<3>(grad_in, grad, saved), where saved is
+  // the op's output or input as math::grad_uses_output says.
+  void (*unary_backward)(math::UnaryOp op, ScalarType dtype, const Loop<3>& loop,
+                         const Stream& stream);
+  // out = clamp(x) over Loop<2>(out, x); min and max point (in host memory) to a bound stored
+  // as `dtype`, or are null where that bound is absent.
+  void (*clamp)(ScalarType dtype, const Loop<2>& loop, const void* min, const void* max,
+                const Stream& stream);
+  // grad_in = grad where min < x < max, else 0, over Loop<3>(grad_in, grad, x).
+  void (*clamp_backward)(ScalarType dtype, const Loop<3>& loop, const void* min, const void* max,
+                         const Stream& stream);
+  // out = a op b over Loop<3>(out, a, b), all of dtype (out is bool for comparisons); add and
+  // sub take alpha: out = a + alpha * b.
+  void (*binary)(math::BinaryOp op, ScalarType dtype, const Loop<3>& loop, double alpha,
+                 const Stream& stream);
+  // out = condition ? a : b over Loop<4>(out, condition, a, b); condition is bool.
+  void (*where)(ScalarType dtype, const Loop<4>& loop, const Stream& stream);
+  // out = condition == fill_when ? *value : x over Loop<3>(out, condition, x), value pointing
+  // (in host memory) to a number stored as `dtype`.
+  void (*fill_where)(ScalarType dtype, const Loop<3>& loop, const void* value, bool fill_when,
+                     const Stream& stream);
+  // Whether every element pair of Loop<2>(a, b) satisfies math::is_close (waits for the
+  // stream: the answer is read on the host).
+  bool (*all_close)(ScalarType dtype, const Loop<2>& loop, double rtol, double atol, bool equal_nan,
+                    const Stream& stream);
+
+  // ---- indexing along one dim (index.h) ----
+  // Every one of the n contiguous indices (int64 or int32) must lie in [0, size): the CPU
+  // throws at once; a device raises the error at the stream's next synchronization.
+  void (*check_indices)(ScalarType index_type, const void* index, int64_t n, int64_t size,
+                        IndexCheck check, const Stream& stream);
+  // Loop operands over the index's shape: 0 = out, 1 = the input with its stride along the
+  // indexed dim set to 0, 2 = the index. out[i] = *(in[i] + index[i] * dim_stride), where
+  // dim_stride is the input's stride along the indexed dim in bytes.
+  void (*gather)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+                 const Stream& stream);
+  // Loop operands over the index's shape: 0 = self with its stride along the indexed dim set
+  // to 0, 1 = src, 2 = the index. *(self[i] + index[i] * dim_stride) += src[i], repeated
+  // indices accumulating in the loop's order (the same bits on every run).
+  void (*scatter_add)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
+                      int64_t dim_stride, const Stream& stream);
+
+  // ---- random numbers (random.h): value i of a draw lands in element i (row-major) ----
+  // out = from + (to - from) * U[0, 1), for a floating dtype.
+  void (*uniform)(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, double from,
+                  double to, const Stream& stream);
+  // out = mean + std * N(0, 1), for a floating dtype.
+  void (*normal)(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, double mean,
+                 double std, const Stream& stream);
+  // out = integers uniform in [low, low + range), for any dtype.
+  void (*random_integers)(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve,
+                          int64_t low, uint64_t range, const Stream& stream);
+  // out (operand 0) = 1 with probability p (operand 1, floating dtype p_type), else 0. A p
+  // outside [0, 1] is an error naming bernoulli.
+  void (*bernoulli)(ScalarType out_type, ScalarType p_type, const Loop<2>& loop,
+                    const ReservePhilox& reserve, const Stream& stream);
+  // out[0, n) = a random permutation of 0..n-1 (Fisher-Yates), contiguous, of `dtype`.
+  void (*randperm)(ScalarType dtype, void* out, int64_t n, const ReservePhilox& reserve,
+                   const Stream& stream);
+
+  // ---- reductions over contiguous [outer, reduced, inner] inputs (reduce.h) ----
+  // Every output's terms are combined in a fixed order: the same bits on every run.
+  // out[o, i] = sum_r in[o, r, i], accumulating in double for float64 and float otherwise;
+  // out_type may differ from in_type (sum of int32 into int64, of bool into int64).
+  void (*sum)(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,
+              const Stream& stream);
+  // out[o, i] = prod_r in[o, r, i], with the types and accumulation of sum.
+  void (*prod)(ScalarType out_type, ScalarType in_type, const void* in, void* out,
+               ReduceShape shape, const Stream& stream);
+  // grad_in[o, r, i] = grad[o, i] * the product of the other elements of the row.
+  void (*prod_backward)(ScalarType type, const void* in, const void* grad, void* grad_in,
+                        ReduceShape shape, const Stream& stream);
+  // values[o, i] = max (or min) over r and indices[o, i] the first r attaining it; NaN counts
+  // as the extremum. Either output may be null. Requires reduced >= 1.
+  void (*extremum)(Extremum kind, ScalarType type, const void* in, void* values, int64_t* indices,
+                   ReduceShape shape, const Stream& stream);
+  // grad_in[o, indices[o, i], i] = grad[o, i]; grad_in must hold zeros.
+  void (*scatter_reduced)(ScalarType type, const void* grad, const int64_t* indices, void* grad_in,
+                          ReduceShape shape, const Stream& stream);
+  // out[o, i] = variance over r with divisor max(0, reduced - correction) (its square root
+  // when take_sqrt); `mean` (may be null) receives the mean.
+  void (*moments)(ScalarType type, const void* in, void* out, void* mean, ReduceShape shape,
+                  int64_t correction, bool take_sqrt, const Stream& stream);
+  // out[o, i] = log(sum_r exp(in[o, r, i])), shifted by the finite maximum for stability.
+  void (*logsumexp)(ScalarType type, const void* in, void* out, ReduceShape shape,
+                    const Stream& stream);
+  // out[o, :, i] = softmax (or log_softmax when `log`) of in[o, :, i].
+  void (*softmax)(ScalarType type, const void* in, void* out, ReduceShape shape, bool log,
+                  const Stream& stream);
+  // From the forward result `out` and its gradient: softmax grad_in = out * (grad - sum(grad *
+  // out)); log_softmax grad_in = grad - exp(out) * sum(grad), sums taken over r.
+  void (*softmax_backward)(ScalarType type, const void* grad, const void* out, void* grad_in,
+                           ReduceShape shape, bool log, const Stream& stream);
+
+  // ---- matrix products (gemm.h) ----
+  // out (contiguous [batch_sizes..., m, n]) = a [batch..., m, k] · b [batch..., k, n], all of
+  // `dtype`, operands read in place (matrix_operand.h). Which dtypes a backend multiplies
+  // natively is its own: the CPU computes 16-bit floats in float32 converted by the caller.
+  void (*gemm)(ScalarType dtype, IntArrayRef batch_sizes, int64_t m, int64_t k, int64_t n,
+               const MatrixOperand& a, const MatrixOperand& b, void* out, const Stream& stream);
+  // Whether gemm takes float16/bfloat16 operands itself (accumulating in float32).
+  bool gemm_takes_16bit_floats;
+
+  // ---- convolution by unfolding (im2col.h) ----
+  // images: contiguous [batch, channels, height, width]; columns: contiguous
+  // [channels * kernel_h * kernel_w, batch, out_h * out_w], zero where a field reads padding.
+  void (*im2col)(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* images,
+                 void* columns, const Stream& stream);
+  // The adjoint: images (overwritten) = the sum of every column entry into the pixel it was
+  // read from; entries that read padding are dropped.
+  void (*col2im)(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* columns,
+                 void* images, const Stream& stream);
+
+  // ---- 2-D pooling over contiguous [planes, H, W] (pooling.h) ----
+  // out = the maximum over each window (NaN wins), indices = where it was (flat h * W + w).
+  void (*max_pool2d)(ScalarType dtype, const Pool2dShape& shape, const void* in, void* out,
+                     int64_t* indices, const Stream& stream);
+  // grad_in (overwritten) = each grad_out element added at its window's maximum.
+  void (*max_pool2d_backward)(ScalarType dtype, const Pool2dShape& shape, const void* grad_out,
+                              const int64_t* indices, void* grad_in, const Stream& stream);
+  // out = the mean over each window.
+  void (*avg_pool2d)(ScalarType dtype, const Pool2dShape& shape, AvgWindows windows, const void* in,
+                     void* out, const Stream& stream);
+  // grad_in (overwritten) = sum over windows holding an element of grad_out / divisor.
+  void (*avg_pool2d_backward)(ScalarType dtype, const Pool2dShape& shape, AvgWindows windows,
+                              const void* grad_out, void* grad_in, const Stream& stream);
+
+  // ---- optimizer updates (optimizer_step.h): one contiguous parameter, its gradient and
+  // state buffers (all of its dtype and length); null state is unused by the options ----
+  void (*sgd_step)(ScalarType dtype, int64_t n, void* param, const void* grad,
+                   void* momentum_buffer, const math::SgdScalars<double>& s, const Stream& stream);
+  void (*adam_step)(ScalarType dtype, int64_t n, void* param, const void* grad, void* exp_avg,
+                    void* exp_avg_sq, void* max_exp_avg_sq, const math::AdamScalars<double>& s,
+                    const Stream& stream);
+  void (*rmsprop_step)(ScalarType dtype, int64_t n, void* param, const void* grad, void* square_avg,
+                       void* grad_avg, void* momentum_buffer, const math::RmspropScalars<double>& s,
+                       const Stream& stream);
+  void (*adagrad_step)(ScalarType dtype, int64_t n, void* param, const void* grad, void* sum,
+                       const math::AdagradScalars<double>& s, const Stream& stream);
+
+  // ---- mixed-precision loss scaling (loss_scaling.h) ----
+  // Multiplies the n elements of `grad` by inv_scale in place and sets *found_inf (one
+  // float32 on the same device) to 1 when any of them was inf or NaN before unscaling.
+  void (*unscale_gradient)(ScalarType dtype, int64_t n, void* grad, double inv_scale,
+                           float* found_inf, const Stream& stream);
+};
+
+}  // namespace accel
