@@ -14,14 +14,22 @@ target_include_directories(accel PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(accel PUBLIC fmt::fmt Threads::Threads OpenMP::OpenMP_CXX
                             PRIVATE Eigen3::Eigen ZLIB::ZLIB nlohmann_json::nlohmann_json)
-target_compile_options(accel PRIVATE -Wall -Wextra)
+target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 if(ACCEL_NATIVE)
-  target_compile_options(accel PRIVATE -march=native)
+  target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()
 if(ACCEL_WITH_CUDA)
   target_sources(accel PRIVATE ${ACCEL_CUDA_SOURCES})
   target_compile_definitions(accel PUBLIC ACCEL_WITH_CUDA)
-  target_link_libraries(accel PUBLIC CUDA::cudart_static)
+  # C++20 is passed to nvcc directly: CMake 3.25 does not know nvcc's flag for CUDA_STANDARD
+  # 20. Relaxed constexpr lets device code use std::array and the shared constexpr helpers.
+  # nvcc's front end cannot evaluate libfmt's consteval format-string checks: in .cu files
+  # format strings are checked at run time instead (same output).
+  target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20
+                                       --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra
+                                       -DFMT_CONSTEVAL= -DFMT_USE_CONSTEXPR=1>)
+  set_target_properties(accel PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+  target_link_libraries(accel PUBLIC CUDA::cudart_static CUDA::cublas CUDA::cublasLt)
 endif()
 if(ACCEL_SANITIZE)
   # AddressSanitizer must see every allocation's lifetime: no caching in accel's allocators.

@@ -16,7 +16,7 @@ while (($#)); do
   esac
 done
 if command -v ccache >/dev/null; then
-  options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   # Paths relative to the checkout: builds of other clones (CI's) hit the same cache entries.
   export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 fi

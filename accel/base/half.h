@@ -1,10 +1,17 @@
 // Half (IEEE binary16) and BFloat16 scalar types, usable in host and device code.
 // They store 16 bits and compute in float: conversions round to nearest-even, exactly like
-// PyTorch's c10::Half / c10::BFloat16, so reduced-precision results match bit for bit.
+// PyTorch's c10::Half / c10::BFloat16, so reduced-precision results match bit for bit. Device
+// code converts with the GPU's own instructions, which round the same way (a NaN may come out
+// with another payload).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+
+#if defined(__CUDACC__)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
 
 #include "accel/base/macros.h"
 
@@ -64,8 +71,20 @@ ACCEL_INLINE uint16_t float_to_bfloat16_bits(float f) {
 struct Half {
   uint16_t bits = 0;
   Half() = default;
-  ACCEL_HOST_DEVICE Half(float f) : bits(detail::float_to_half_bits(f)) {}
-  ACCEL_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits); }
+  ACCEL_HOST_DEVICE Half(float f) {
+#if defined(__CUDA_ARCH__)
+    bits = __half_as_ushort(__float2half_rn(f));
+#else
+    bits = detail::float_to_half_bits(f);
+#endif
+  }
+  ACCEL_HOST_DEVICE operator float() const {
+#if defined(__CUDA_ARCH__)
+    return __half2float(__ushort_as_half(bits));
+#else
+    return detail::half_bits_to_float(bits);
+#endif
+  }
   static ACCEL_HOST_DEVICE Half from_bits(uint16_t b) {
     Half h;
     h.bits = b;
@@ -76,7 +95,13 @@ struct Half {
 struct BFloat16 {
   uint16_t bits = 0;
   BFloat16() = default;
-  ACCEL_HOST_DEVICE BFloat16(float f) : bits(detail::float_to_bfloat16_bits(f)) {}
+  ACCEL_HOST_DEVICE BFloat16(float f) {
+#if defined(__CUDA_ARCH__)
+    bits = __bfloat16_as_ushort(__float2bfloat16_rn(f));
+#else
+    bits = detail::float_to_bfloat16_bits(f);
+#endif
+  }
   ACCEL_HOST_DEVICE operator float() const {
     return detail::bits_float(static_cast<uint32_t>(bits) << 16);
   }

@@ -17,11 +17,14 @@
 namespace accel {
 
 struct AllocatorStats {
-  int64_t allocated_bytes = 0;       // held by live tensors now
-  int64_t peak_allocated_bytes = 0;  // the most ever held at once (since the last reset)
-  int64_t cached_bytes = 0;          // freed by tensors, kept by the allocator for reuse
-  int64_t num_allocations = 0;       // calls to allocate
-  int64_t num_cache_hits = 0;        // ... served from the cache
+  int64_t allocated_bytes = 0;         // held by live tensors now
+  int64_t peak_allocated_bytes = 0;    // the most ever held at once (since the last reset)
+  int64_t cached_bytes = 0;            // freed by tensors, kept by the allocator for reuse
+  int64_t reserved_bytes = 0;          // obtained from the system and not yet returned
+  int64_t num_allocations = 0;         // calls to allocate
+  int64_t num_cache_hits = 0;          // ... served from the cache
+  int64_t num_system_allocations = 0;  // requests to the system (aligned_alloc, cudaMalloc)
+  int64_t num_system_frees = 0;        // memory returned to the system
 };
 
 class Allocator {
@@ -31,6 +34,13 @@ class Allocator {
   // nbytes == 0 returns nullptr.
   virtual void* allocate(size_t nbytes, const Stream& stream) = 0;
   virtual void deallocate(void* ptr, size_t nbytes, const Stream& stream) = 0;
+  // Notes that `stream` also uses the allocation at `ptr` (torch's record_stream): when freed,
+  // it is reused only after the work queued on `stream` until then has completed. A no-op
+  // where work completes eagerly (the CPU).
+  virtual void record_stream(void* ptr, const Stream& stream) {
+    (void)ptr;
+    (void)stream;
+  }
   virtual Device device() const = 0;
   virtual AllocatorStats stats() const = 0;
   virtual void reset_peak_stats() = 0;

@@ -52,6 +52,10 @@ class CachingHostAllocator final : public Allocator {
         it->second.pop_back();
         stats_.cached_bytes -= static_cast<int64_t>(size);
         stats_.num_cache_hits++;
+      } else {
+        // Counted before the system call, outside the lock; undone if it fails.
+        stats_.num_system_allocations++;
+        stats_.reserved_bytes += static_cast<int64_t>(size);
       }
       note_allocated(size);
     }
@@ -60,6 +64,8 @@ class CachingHostAllocator final : public Allocator {
       if (ptr == nullptr) {
         std::lock_guard lock(mutex_);
         stats_.allocated_bytes -= static_cast<int64_t>(size);
+        stats_.reserved_bytes -= static_cast<int64_t>(size);
+        stats_.num_system_allocations--;
         fail("allocate", "out of CPU memory allocating {} bytes ({} in use)", nbytes,
              stats_.allocated_bytes);
       }
@@ -79,6 +85,8 @@ class CachingHostAllocator final : public Allocator {
         stats_.cached_bytes += static_cast<int64_t>(size);
         return;
       }
+      stats_.reserved_bytes -= static_cast<int64_t>(size);
+      stats_.num_system_frees++;
     }
     std::free(ptr);
   }
@@ -99,8 +107,10 @@ class CachingHostAllocator final : public Allocator {
     std::lock_guard lock(mutex_);
     for (auto& [size, blocks] : free_lists_) {
       for (void* p : blocks) std::free(p);
+      stats_.num_system_frees += static_cast<int64_t>(blocks.size());
     }
     free_lists_.clear();
+    stats_.reserved_bytes -= stats_.cached_bytes;
     stats_.cached_bytes = 0;
   }
 

@@ -20,7 +20,8 @@ set(consumer_build ${WORK_DIR}/consumer-build)
 set(configure_args -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
                    -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
 if(LAUNCHER)
-  list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+  list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}
+       -DCMAKE_CUDA_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
 
 if(MODE STREQUAL "package")

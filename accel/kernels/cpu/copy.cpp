@@ -1,10 +1,11 @@
-// Copy with conversion goes through the accumulate type (float for Half/BFloat16), so
-// Half -> BFloat16 rounds once from float, exactly as PyTorch's conversions do.
+// Copy with conversion (kernels/common/convert.h's rule) and fill, over strided CPU loops; a
+// same-dtype contiguous copy is a memcpy.
 #include "accel/kernels/cpu/copy.h"
 
 #include <cstring>
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/common/convert.h"
 
 namespace accel::cpu {
 
@@ -19,13 +20,7 @@ void copy(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
   }
   dispatch_all(out_type, "copy", [&]<typename Out>() {
     dispatch_all(in_type, "copy", [&]<typename In>() {
-      map_elements<Out, In>(loop, [](In v) {
-        if constexpr (std::is_same_v<Out, bool>) {
-          return static_cast<acc_t<In>>(v) != acc_t<In>(0);
-        } else {
-          return static_cast<Out>(static_cast<acc_t<Out>>(static_cast<acc_t<In>>(v)));
-        }
-      });
+      map_elements<Out, In>(loop, [](In v) { return math::convert<Out, In>(v); });
     });
   });
 }

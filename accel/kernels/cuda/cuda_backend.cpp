@@ -1,0 +1,62 @@
+// The CUDA kernel table: every family of kernels/backend.h bound to its CUDA kernel. Each
+// kernel runs on the stream it is given, asynchronously to the host.
+#include "accel/kernels/cuda/cuda_backend.h"
+
+#include "accel/kernels/cuda/binary.h"
+#include "accel/kernels/cuda/copy.h"
+#include "accel/kernels/cuda/gemm.h"
+#include "accel/kernels/cuda/im2col.h"
+#include "accel/kernels/cuda/index.h"
+#include "accel/kernels/cuda/optimizer_step.h"
+#include "accel/kernels/cuda/pooling.h"
+#include "accel/kernels/cuda/random.h"
+#include "accel/kernels/cuda/reduce.h"
+#include "accel/kernels/cuda/unary.h"
+#include "accel/kernels/cuda/where.h"
+
+namespace accel {
+
+constinit const Backend kCudaBackend = {
+    .copy = cuda::copy,
+    .fill = cuda::fill,
+    .unary = cuda::unary,
+    .unary_backward = cuda::unary_backward,
+    .clamp = cuda::clamp,
+    .clamp_backward = cuda::clamp_backward,
+    .binary = cuda::binary,
+    .where = cuda::where,
+    .fill_where = cuda::fill_where,
+    .all_close = cuda::all_close,
+    .check_indices = cuda::check_indices,
+    .gather = cuda::gather,
+    .scatter_add = cuda::scatter_add,
+    .uniform = cuda::uniform,
+    .normal = cuda::normal,
+    .random_integers = cuda::random_integers,
+    .bernoulli = cuda::bernoulli,
+    .randperm = cuda::randperm,
+    .sum = cuda::sum,
+    .prod = cuda::prod,
+    .prod_backward = cuda::prod_backward,
+    .extremum = cuda::extremum,
+    .scatter_reduced = cuda::scatter_reduced,
+    .moments = cuda::moments,
+    .logsumexp = cuda::logsumexp,
+    .softmax = cuda::softmax,
+    .softmax_backward = cuda::softmax_backward,
+    .gemm = cuda::gemm,
+    .gemm_takes_16bit_floats = true,
+    .im2col = cuda::im2col,
+    .col2im = cuda::col2im,
+    .max_pool2d = cuda::max_pool2d,
+    .max_pool2d_backward = cuda::max_pool2d_backward,
+    .avg_pool2d = cuda::avg_pool2d,
+    .avg_pool2d_backward = cuda::avg_pool2d_backward,
+    .sgd_step = cuda::sgd_step,
+    .adam_step = cuda::adam_step,
+    .rmsprop_step = cuda::rmsprop_step,
+    .adagrad_step = cuda::adagrad_step,
+    .unscale_gradient = cuda::unscale_gradient,
+};
+
+}  // namespace accel

@@ -1,0 +1,56 @@
+// The host side of device errors: one mapped record per device, allocated on first use, and
+// the check run after synchronizations.
+#include "accel/kernels/cuda/device_error.h"
+
+#include <array>
+#include <mutex>
+
+#include "accel/base/device.h"
+#include "accel/kernels/cuda/cuda_check.h"
+
+namespace accel::cuda {
+
+namespace {
+
+std::mutex records_mutex;
+std::array<DeviceErrorRecord*, kMaxCudaDevices> records{};
+
+}  // namespace
+
+DeviceErrorRecord* device_error_record(int device) {
+  std::lock_guard lock(records_mutex);
+  DeviceErrorRecord*& record = records[static_cast<size_t>(device)];
+  if (record == nullptr) {
+    // Mapped pinned memory is one allocation visible to every device (unified addressing), so
+    // the host reads it without a copy. It lives as long as the process.
+    void* memory = nullptr;
+    ACCEL_CUDA_CHECK(cudaHostAlloc(&memory, sizeof(DeviceErrorRecord), cudaHostAllocMapped),
+                     "device error record");
+    record = new (memory) DeviceErrorRecord{};
+  }
+  return record;
+}
+
+void raise_device_error(int device) {
+  DeviceErrorRecord* record = nullptr;
+  {
+    std::lock_guard lock(records_mutex);
+    record = records[static_cast<size_t>(device)];
+  }
+  if (record == nullptr || record->ready == 0) return;
+  const DeviceErrorRecord error = *record;
+  *record = DeviceErrorRecord{};
+  switch (error.kind) {
+    case DeviceErrorKind::IndexOutOfRange:
+      fail(error.op, "index {} is out of bounds for dimension {} with size {} (found on cuda:{})",
+           error.value, error.dim, error.size, device);
+    case DeviceErrorKind::IntegerDivisionByZero:
+      fail(error.op, "integer division by zero (found on cuda:{})", device);
+    case DeviceErrorKind::InvalidProbability:
+      fail(error.op, "expected every probability in [0, 1], got {} (found on cuda:{})",
+           error.real_value, device);
+  }
+  fail(error.op, "a kernel reported an unknown error on cuda:{}", device);
+}
+
+}  // namespace accel::cuda

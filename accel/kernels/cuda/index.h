@@ -1,0 +1,18 @@
+// CUDA kernels that move elements by index along one dim, and the range check whose failures
+// surface at the stream's next synchronization (contracts in kernels/backend.h).
+#pragma once
+
+#include "accel/base/scalar_type.h"
+#include "accel/base/stream.h"
+#include "accel/kernels/backend.h"
+
+namespace accel::cuda {
+
+void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
+                   IndexCheck check, const Stream& stream);
+void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+            const Stream& stream);
+void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+                 const Stream& stream);
+
+}  // namespace accel::cuda

@@ -1,0 +1,41 @@
+// What every CUDA kernel launch needs: the cudaStream_t behind a Stream, with its device made
+// current, and grid sizes for a given amount of work (a grid-stride loop covers whatever a
+// capped grid leaves over).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "accel/base/stream.h"
+#include "accel/kernels/cuda/cuda_check.h"
+
+namespace accel::cuda {
+
+inline constexpr int kThreadsPerBlock = 128;
+
+// The CUDA stream kernels for `stream` go to, after making its device the current one.
+inline cudaStream_t launch_stream(const Stream& stream) {
+  int current = -1;
+  ACCEL_CUDA_CHECK(cudaGetDevice(&current), "launch");
+  if (current != stream.device().index) {
+    ACCEL_CUDA_CHECK(cudaSetDevice(stream.device().index), "launch");
+  }
+  return static_cast<cudaStream_t>(stream.handle());
+}
+
+// Blocks of kThreadsPerBlock threads for `items` work items at one per thread.
+inline unsigned blocks_for(int64_t items) {
+  constexpr int64_t kMaxBlocks = int64_t{1} << 30;
+  return static_cast<unsigned>(
+      std::clamp<int64_t>((items + kThreadsPerBlock - 1) / kThreadsPerBlock, 1, kMaxBlocks));
+}
+
+// This thread's first work item and the grid's stride, for grid-stride loops.
+__device__ inline int64_t global_thread_index() {
+  return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline int64_t grid_stride() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
+
+}  // namespace accel::cuda
