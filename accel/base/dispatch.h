@@ -56,6 +56,18 @@ decltype(auto) dispatch_floating(ScalarType t, const char* op, F&& f) {
   fail(op, "expected a floating point tensor, got {}", t);
 }
 
+// The dtypes of an index tensor (gather, scatter_add, index_select and their range check).
+template <typename F>
+decltype(auto) dispatch_index(ScalarType t, const char* op, F&& f) {
+  switch (t) {
+    ACCEL_DISPATCH_CASE(Int64, int64_t)
+    ACCEL_DISPATCH_CASE(Int32, int32_t)
+    default:
+      break;
+  }
+  fail(op, "expected dtype int64 or int32 for index, got {}", t);
+}
+
 #undef ACCEL_DISPATCH_CASE
 
 }  // namespace accel

@@ -142,12 +142,14 @@ Allocator& cpu_allocator() {
   return allocator;
 }
 
+#ifndef ACCEL_WITH_CUDA  // the CUDA build page-locks it: core/cuda/cuda_allocator.cpp
 Allocator& pinned_host_allocator() {
   // Without the CUDA backend there is no page-locking to do: pinned memory is host memory,
   // kept apart from the regular pool so its statistics stay separate.
   static CachingHostAllocator allocator;
   return allocator;
 }
+#endif
 
 Allocator& allocator_for(Device device) {
   if (device.is_cpu()) return cpu_allocator();

@@ -18,6 +18,43 @@ void check_device(Device device, const char* op) {
        device);
 }
 
+DeviceGuard::DeviceGuard(Device device) {
+  if (device.is_cuda()) check_device(device, "DeviceGuard");
+}
+DeviceGuard::~DeviceGuard() = default;
+
+void synchronize(Device device) { check_device(device, "synchronize"); }
+
+Stream stream_from_pool(Device device) {
+  check_device(device, "stream_from_pool");
+  return Stream(device, nullptr);
+}
+
+namespace {
+bool tf32_allowed = false;  // remembered, though no GEMM here reads it
+}  // namespace
+void set_allow_tf32(bool allow) { tf32_allowed = allow; }
+bool allow_tf32() { return tf32_allowed; }
+
+void copy_bytes(void*, Device dst_device, const void*, Device src_device, size_t, const Stream&,
+                bool) {
+  check_device(dst_device.is_cuda() ? dst_device : src_device, "copy_");
+}
+
+namespace detail {
+void synchronize_stream(const Stream& stream) { check_device(stream.device(), "synchronize"); }
+void* create_event(Device device) {
+  check_device(device, "Event");
+  return nullptr;
+}
+// No event can exist without the backend: these are never reached.
+void destroy_event(void*) noexcept {}
+void record_event(void*, const Stream& stream) { check_device(stream.device(), "Event::record"); }
+void block_on_event(void*, const Stream& stream) { check_device(stream.device(), "Event::block"); }
+void synchronize_event(void*, Device device) { check_device(device, "Event::synchronize"); }
+bool query_event(void*) { return true; }
+}  // namespace detail
+
 }  // namespace accel::cuda
 
 namespace accel {

@@ -36,7 +36,7 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
   check_sizes(sizes, "empty");
   const int64_t numel = product(sizes);
   auto storage = make_pooled<Storage>(static_cast<size_t>(numel * element_size(options.dtype())),
-                                      options.device());
+                                      options.device(), options.pinned_memory());
   auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes,
                                       contiguous_strides(sizes), 0);
   return finish(Tensor(std::move(impl)), options);

@@ -121,7 +121,9 @@ std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
 Tensor contiguous(const Tensor& a);
 Tensor clone(const Tensor& a);
 Tensor to_dtype(const Tensor& a, ScalarType dtype);  // differentiable between float types
-Tensor to_device(const Tensor& a, Device device);
+// Differentiable; non_blocking copies run asynchronously where only pinned host memory and
+// device memory are involved.
+Tensor to_device(const Tensor& a, Device device, bool non_blocking = false);
 
 // ---- broadcasting helpers shared by ops ----
 // The broadcast shape of a and b, or an error naming `op` and both shapes.

@@ -80,7 +80,7 @@ Tensor with_requires_grad(Tensor t, const TensorOptions& options) {
 
 // A new tensor of `sizes` filled by `fill(out)`.
 template <typename Fill>
-Tensor sampled(IntArrayRef sizes, const TensorOptions& options, const char* op, Fill fill) {
+Tensor sampled(IntArrayRef sizes, const TensorOptions& options, Fill fill) {
   Tensor out = empty(sizes, options.requires_grad(false));
   fill(out);
   return with_requires_grad(out, options);
@@ -141,7 +141,7 @@ ScalarType integer_dtype(const TensorOptions& options) {
 
 Tensor rand(IntArrayRef sizes, TensorOptions options, Generator* generator) {
   check_floating(options.dtype(), "rand");
-  return sampled(sizes, options, "rand", [&](const Tensor& out) {
+  return sampled(sizes, options, [&](const Tensor& out) {
     backend(out.device())
         .uniform(out.dtype(), loop_over(out, "rand"), reserve_from(generator), 0, 1,
                  current_stream(out.device()));
@@ -150,7 +150,7 @@ Tensor rand(IntArrayRef sizes, TensorOptions options, Generator* generator) {
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, Generator* generator) {
   check_floating(options.dtype(), "randn");
-  return sampled(sizes, options, "randn", [&](const Tensor& out) {
+  return sampled(sizes, options, [&](const Tensor& out) {
     backend(out.device())
         .normal(out.dtype(), loop_over(out, "randn"), reserve_from(generator), 0, 1,
                 current_stream(out.device()));
@@ -166,7 +166,7 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef sizes, TensorOptions optio
               "[low, high) = [{}, {}) does not fit dtype {}, which holds integers in [{}, {}]", low,
               high, dtype, lowest, highest);
   const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
-  return sampled(sizes, options.dtype(dtype), "randint", [&](const Tensor& out) {
+  return sampled(sizes, options.dtype(dtype), [&](const Tensor& out) {
     backend(out.device())
         .random_integers(dtype, loop_over(out, "randint"), reserve_from(generator), low, range,
                          current_stream(out.device()));
@@ -205,7 +205,7 @@ Tensor bernoulli(IntArrayRef sizes, double p, TensorOptions options, Generator* 
   const Tensor prob = full(
       {}, p,
       TensorOptions(options.dtype() == kFloat64 ? kFloat64 : kFloat32).device(options.device()));
-  return sampled(sizes, options, "bernoulli", [&](const Tensor& out) {
+  return sampled(sizes, options, [&](const Tensor& out) {
     backend(out.device())
         .bernoulli(out.dtype(), prob.dtype(), make_loop<2>(out, {&prob}, "bernoulli"),
                    reserve_from(generator), current_stream(out.device()));

@@ -14,8 +14,9 @@ namespace accel {
 
 class Storage {
  public:
-  // Memory from the allocator of `device`, on the current stream.
-  Storage(size_t nbytes, Device device);
+  // Memory from the allocator of `device` (the pinned host allocator for a pinned CPU
+  // storage), on the current stream.
+  Storage(size_t nbytes, Device device, bool pinned = false);
   // Memory owned elsewhere (from_blob); `deleter`, if any, runs when the storage dies.
   Storage(void* data, size_t nbytes, Device device, std::function<void(void*)> deleter);
   ~Storage();
@@ -25,6 +26,12 @@ class Storage {
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
+
+  // Whether the memory is page-locked host memory from the pinned allocator.
+  bool is_pinned() const;
+  // Keeps the memory from reuse after this storage dies until `stream`'s work queued so far
+  // is done (Allocator::record_stream); external memory is the owner's business.
+  void record_stream(const Stream& stream);
 
   uint32_t version() const { return version_; }
   void bump_version() { ++version_; }

@@ -106,6 +106,12 @@ class Tensor {
   Tensor clone() const;
   Tensor cpu() const { return to(Device(kCPU)); }
   Tensor cuda() const { return to(Device(kCUDA)); }
+  // Whether this CPU tensor lives in page-locked memory; a pinned copy of it (itself if so).
+  bool is_pinned() const { return storage()->is_pinned(); }
+  Tensor pin_memory() const;
+  // The memory stays reserved for `stream` until the work queued on it so far is done, even
+  // after this tensor dies (torch's record_stream: for tensors used on a side stream).
+  void record_stream(const Stream& stream) const { storage()->record_stream(stream); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
 
   // ---- arithmetic ----

@@ -1,11 +1,13 @@
 // DataLoader: each begin() takes the epoch's batches from the BatchSampler and loads them
 // on the calling thread or through BatchWorkers. A batch comes from the dataset's get_batch
 // when it has one and no collate_fn is set, else from get() per sample and collation; each
-// batch draws random numbers from its own generator, seeded from (seed, epoch, batch).
+// batch draws random numbers from its own generator, seeded from (seed, epoch, batch), and is
+// pinned when asked (and a GPU is there to copy it to).
 #include "accel/data/dataloader.h"
 
 #include <algorithm>
 
+#include "accel/core/cuda.h"
 #include "accel/core/random.h"
 #include "accel/data/batch_workers.h"
 
@@ -44,18 +46,31 @@ uint64_t batch_seed(uint64_t seed, int64_t epoch, int64_t batch) {
   return x;
 }
 
+// The batch in page-locked memory, from which a GPU copies asynchronously; as it is when there
+// is no GPU to copy to.
+Example pinned(Example example) {
+  if (!cuda::is_available()) return example;
+  if (example.data.defined()) example.data = example.data.pin_memory();
+  if (example.target.defined()) example.target = example.target.pin_memory();
+  return example;
+}
+
 // Loads one batch with its own random stream (whatever thread runs it), so random transforms
 // give the same batch for any worker count.
 Example load_batch(const Dataset& dataset, const CollateFn& collate_fn,
-                   std::span<const int64_t> indices, uint64_t seed, int64_t epoch, int64_t batch) {
+                   std::span<const int64_t> indices, uint64_t seed, int64_t epoch, int64_t batch,
+                   bool pin_memory) {
   Generator generator(batch_seed(seed, epoch, batch));
   GeneratorGuard use_batch_stream(generator);
   try {
+    Example example;
     if (!collate_fn) {
-      if (std::optional<Example> fast = dataset.get_batch(indices)) return std::move(*fast);
-      return default_collate(get_samples(dataset, indices));
+      std::optional<Example> fast = dataset.get_batch(indices);
+      example = fast ? std::move(*fast) : default_collate(get_samples(dataset, indices));
+    } else {
+      example = collate_fn(get_samples(dataset, indices));
     }
-    return collate_fn(get_samples(dataset, indices));
+    return pin_memory ? pinned(std::move(example)) : example;
   } catch (const std::exception& e) {
     constexpr size_t kShown = 8;
     fail(kOp, "batch {} (samples {}{}) failed: {}", batch,
@@ -122,8 +137,9 @@ DataLoader::Iterator DataLoader::begin() {
   if (options_.num_workers() > 0 && run->next < count) {
     // The workers hold what they read (not `this`), so a moved loader stays valid.
     auto load = [dataset = dataset_, collate_fn = options_.collate_fn(), seed = options_.seed(),
-                 epoch = run->epoch, batches = &run->batches](int64_t batch) {
-      return load_batch(*dataset, collate_fn, (*batches)[batch], seed, epoch, batch);
+                 epoch = run->epoch, batches = &run->batches,
+                 pin = options_.pin_memory()](int64_t batch) {
+      return load_batch(*dataset, collate_fn, (*batches)[batch], seed, epoch, batch, pin);
     };
     run->workers = std::make_unique<BatchWorkers>(
         std::move(load), run->next, count, options_.num_workers(),
@@ -154,7 +170,8 @@ void DataLoader::advance() {
   try {
     run.current = run.workers ? run.workers->next()
                               : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next],
-                                           options_.seed(), run.epoch, run.next);
+                                           options_.seed(), run.epoch, run.next,
+                                           options_.pin_memory());
   } catch (...) {
     run.finished = true;  // the iteration ends at a failed batch
     run.current = {};

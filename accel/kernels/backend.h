@@ -17,6 +17,7 @@
 #include "accel/base/stream.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/common/conv_geometry.h"
+#include "accel/kernels/common/cross_entropy_math.h"
 #include "accel/kernels/common/loop.h"
 #include "accel/kernels/common/matrix_operand.h"
 #include "accel/kernels/common/optimizer_math.h"
@@ -82,14 +83,19 @@ struct Backend {
                         IndexCheck check, const Stream& stream);
   // Loop operands over the index's shape: 0 = out, 1 = the input with its stride along the
   // indexed dim set to 0, 2 = the index. out[i] = *(in[i] + index[i] * dim_stride), where
-  // dim_stride is the input's stride along the indexed dim in bytes.
+  // dim_stride is the input's stride along the indexed dim in bytes and dim_size its size
+  // along that dim. Callers run check_indices first; the CPU relies on it, a device also
+  // tests each index against dim_size, writes zero where one fails and reports it (raised at
+  // the next synchronization).
   void (*gather)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 const Stream& stream);
+                 int64_t dim_size, const Stream& stream);
   // Loop operands over the index's shape: 0 = self with its stride along the indexed dim set
   // to 0, 1 = src, 2 = the index. *(self[i] + index[i] * dim_stride) += src[i], repeated
-  // indices accumulating in the loop's order (the same bits on every run).
+  // indices accumulating in the loop's order (the same bits on every run); dim_stride and
+  // dim_size are self's stride (bytes) and size along the indexed dim. Indices as for gather:
+  // a device skips one outside [0, dim_size).
   void (*scatter_add)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
-                      int64_t dim_stride, const Stream& stream);
+                      int64_t dim_stride, int64_t dim_size, const Stream& stream);
 
   // ---- random numbers (random.h): value i of a draw lands in element i (row-major) ----
   // out = from + (to - from) * U[0, 1), for a floating dtype.
@@ -143,6 +149,29 @@ struct Backend {
   void (*softmax_backward)(ScalarType type, const void* grad, const void* out, void* grad_in,
                            ReduceShape shape, bool log, const Stream& stream);
 
+  // ---- cross-entropy over class indices (cross_entropy.h; formulas in
+  // common/cross_entropy_math.h) ----
+  // logits: contiguous [outer = N, reduced = C, inner] of `type`; target: contiguous int64
+  // [N, inner]; weight: [C] of `type`, or null for every class weighing 1. Each target must be
+  // s.ignore_index or lie in [0, C): the CPU throws for the first one that does not before
+  // writing anything; a device reports it (raised at the next synchronization) and treats
+  // that position as ignored. Positions are independent, each one's classes combined in a
+  // fixed order: the same bits on every run.
+  // Writes per position [N, inner]: lse (log-sum-exp over the classes, in double for float64
+  // and float otherwise), loss (`type`) and, where target_weight is not null, w_t (`type`, 0
+  // where ignored: their sum divides a mean).
+  void (*cross_entropy_forward)(ScalarType type, const void* logits, const int64_t* target,
+                                const void* weight, void* loss, void* lse, void* target_weight,
+                                ReduceShape shape, const math::CrossEntropyScalars& s,
+                                const Stream& stream);
+  // grad_logits [N, C, inner] = g * d loss / d logits, the probabilities recomputed from the
+  // forward's lse; g = grad[n, i] (contiguous [N, inner] of `type`), or grad[0] at every
+  // position when grad_is_scalar.
+  void (*cross_entropy_backward)(ScalarType type, const void* logits, const int64_t* target,
+                                 const void* weight, const void* lse, const void* grad,
+                                 bool grad_is_scalar, void* grad_logits, ReduceShape shape,
+                                 const math::CrossEntropyScalars& s, const Stream& stream);
+
   // ---- matrix products (gemm.h) ----
   // out (contiguous [batch_sizes..., m, n]) = a [batch..., m, k] · b [batch..., k, n], all of
   // `dtype`, operands read in place (matrix_operand.h). Which dtypes a backend multiplies
@@ -166,7 +195,8 @@ struct Backend {
   // out = the maximum over each window (NaN wins), indices = where it was (flat h * W + w).
   void (*max_pool2d)(ScalarType dtype, const Pool2dShape& shape, const void* in, void* out,
                      int64_t* indices, const Stream& stream);
-  // grad_in (overwritten) = each grad_out element added at its window's maximum.
+  // grad_in (overwritten) = each grad_out element added at its window's maximum (an output
+  // whose window has no tap inside the input passes no gradient).
   void (*max_pool2d_backward)(ScalarType dtype, const Pool2dShape& shape, const void* grad_out,
                               const int64_t* indices, void* grad_in, const Stream& stream);
   // out = the mean over each window.

@@ -31,7 +31,11 @@ void Adagrad::update(const Tensor& param, const Tensor& grad, double grad_scale,
   const auto& o = static_cast<const AdagradOptions&>(options);
   const double step = advance_step(state);
   Tensor& sum = state["sum"];
-  if (!sum.defined()) sum = full_like(param, o.initial_accumulator_value());
+  if (!sum.defined()) {
+    sum = full_like(param, o.initial_accumulator_value());
+  } else if (sum.device() != param.device()) {
+    sum = sum.to(param.device());  // the model moved since the last step
+  }
   backend(param.device())
       .adagrad_step(param.dtype(), param.numel(), param.data_ptr(), grad.data_ptr(), sum.data_ptr(),
                     {math::adagrad_clr(o.lr(), o.lr_decay(), step), o.eps(), o.weight_decay(),

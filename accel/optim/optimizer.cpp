@@ -130,7 +130,11 @@ double Optimizer::advance_step(ParamState& state) {
 
 Tensor& Optimizer::state_buffer(ParamState& state, const char* key, const Tensor& param) {
   Tensor& buffer = state[key];
-  if (!buffer.defined()) buffer = zeros_like(param);
+  if (!buffer.defined()) {
+    buffer = zeros_like(param);
+  } else if (buffer.device() != param.device()) {
+    buffer = buffer.to(param.device());  // the model moved since the last step
+  }
   return buffer;
 }
 

@@ -125,7 +125,7 @@ class Optimizer {
                       const OptimizerOptions& options, ParamState& state) = 0;
   // Increments the state's "step" count (created at 0) and returns the new value.
   static double advance_step(ParamState& state);
-  // The state tensor `key`, created as zeros like `param` on first use.
+  // The state tensor `key`, created as zeros like `param` on first use and kept on its device.
   static Tensor& state_buffer(ParamState& state, const char* key, const Tensor& param);
 
  private:

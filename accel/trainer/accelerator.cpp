@@ -6,6 +6,7 @@
 
 #include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
+#include "accel/core/cuda.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 #include "accel/nn/utils/clip_grad.h"
@@ -26,7 +27,29 @@ MixedPrecision mixed_precision_from_environment() {
   return value && *value ? parse_mixed_precision(value) : MixedPrecision::No;
 }
 
+// This process's GPU: the launcher's local rank, spread over the devices present.
+Device local_gpu(int local_rank) {
+  const int count = cuda::device_count();
+  return Device(kCUDA, count > 0 ? local_rank % count : local_rank);
+}
+
 }  // namespace
+
+Device pick_device(std::optional<Device> configured, int local_rank) {
+  if (configured) return *configured;
+  const char* value = std::getenv("ACCEL_DEVICE");
+  const std::string_view choice = value != nullptr ? value : "";
+  if (choice.empty() || choice == "auto") {
+    return cuda::is_available() ? local_gpu(local_rank) : Device(kCPU);
+  }
+  if (choice == "cuda") {
+    const Device gpu = local_gpu(local_rank);
+    cuda::check_device(gpu, "Accelerator (ACCEL_DEVICE=cuda)");
+    return gpu;
+  }
+  if (choice == "cpu") return Device(kCPU);
+  fail("Accelerator", "ACCEL_DEVICE must be one of auto, cpu, cuda; got '{}'", choice);
+}
 
 MixedPrecision parse_mixed_precision(std::string_view text) {
   if (text == "no") return MixedPrecision::No;
@@ -52,10 +75,11 @@ AutocastScope::AutocastScope(DeviceType device, std::optional<ScalarType> dtype)
 }
 
 Accelerator::Accelerator(AcceleratorConfig config)
-    : device_(config.device.value_or(Device(kCPU))),
-      mixed_precision_(config.mixed_precision.value_or(mixed_precision_from_environment())),
+    : mixed_precision_(config.mixed_precision.value_or(mixed_precision_from_environment())),
       process_group_(config.process_group ? std::move(config.process_group)
                                           : std::make_shared<distributed::SingleProcessGroup>()) {
+  device_ = pick_device(config.device, process_group_->local_rank());
+  if (device_.is_cuda()) cuda::check_device(device_, "Accelerator");
   if (mixed_precision_ == MixedPrecision::FP16) grad_scaler_.emplace(config.grad_scaler);
 }
 
@@ -63,7 +87,8 @@ void Accelerator::prepare_model(nn::Module& model) const { model.to(device_); }
 
 Tensor Accelerator::prepare_tensor(const Tensor& tensor) const {
   if (!tensor.defined() || tensor.device() == device_) return tensor;
-  return tensor.to(device_);
+  // A pinned batch (the loaders pin on GPUs) moves without blocking the host.
+  return tensor.to(device_, /*non_blocking=*/tensor.is_cpu() && tensor.is_pinned());
 }
 
 AutocastScope Accelerator::autocast() const {

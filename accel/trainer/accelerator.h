@@ -31,10 +31,15 @@ struct AcceleratorConfig {
   std::optional<MixedPrecision> mixed_precision = std::nullopt;
   // Unset: a single process.
   std::shared_ptr<distributed::ProcessGroup> process_group = nullptr;
-  // Unset: the CPU (the CUDA backend picks the process's GPU).
+  // Unset: ACCEL_DEVICE (auto, cpu or cuda) decides; auto, the default, takes this process's
+  // GPU (cuda:LOCAL_RANK, modulo the devices present) when there is one, else the CPU.
   std::optional<Device> device = std::nullopt;
   GradScalerOptions grad_scaler = {};  // float16 only
 };
+
+// The device an Accelerator runs on: `configured` if set, else as ACCEL_DEVICE says (see
+// AcceleratorConfig::device); local_rank is the process's rank on its node.
+Device pick_device(std::optional<Device> configured, int local_rank);
 
 // The autocast state of one forward pass: active for the scope's lifetime when mixed
 // precision is on, a no-op otherwise.

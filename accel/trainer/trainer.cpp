@@ -303,7 +303,8 @@ void Trainer::train_epoch() {
     BatchOutput output = calculate_train_batch_loss(batch);
     check_batch_output(output, "calculate_train_batch_loss");
     // The recorded loss is the batch's own, not the accumulation-scaled one.
-    train_loss_.update(output.loss.detach().mean().item<double>(), output.batch_size);
+    batch_loss_value_ = output.loss.detach().mean().item<double>();
+    train_loss_.update(batch_loss_value_, output.batch_size);
     if (gas > 1) {
       if (output.num_items_in_batch && run_config_->is_distributed) {
         output.loss = output.loss * static_cast<double>(run_config_->num_processes);
@@ -381,7 +382,8 @@ void Trainer::eval_epoch() {
       const data::Example batch = prepare_batch(loaded);
       const BatchOutput output = calculate_eval_batch_loss(batch);
       check_batch_output(output, "calculate_eval_batch_loss");
-      eval_loss_.update(output.loss.detach().mean().item<double>(), output.batch_size);
+      batch_loss_value_ = output.loss.detach().mean().item<double>();
+      eval_loss_.update(batch_loss_value_, output.batch_size);
       callback_handler_.call_event(&Callback::on_eval_step_end, *this, output, batch);
       if (end_epoch_requested_) break;
     }

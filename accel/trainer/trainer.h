@@ -122,6 +122,9 @@ class Trainer {
   bool is_intermediate_evaluation() const { return intermediate_evaluation_; }
   // Optimizer updates done in the current run (resumed runs count from the start).
   int64_t global_step() const { return global_step_; }
+  // The current batch's loss as the Trainer read it (once per step: on a GPU, the step's one
+  // synchronization), for callbacks that look at it after the step's loss is recorded.
+  double batch_loss_value() const { return batch_loss_value_; }
   // Batches of the current epoch done so far.
   int64_t epoch_step() const { return epoch_step_; }
   // Whether the update of the current step skipped the optimizer (mixed-precision overflow).
@@ -208,6 +211,7 @@ class Trainer {
 
   LossTracker train_loss_;
   LossTracker eval_loss_;
+  double batch_loss_value_ = 0;
   int64_t global_step_ = 0;
   int64_t epoch_index_ = 0;  // epochs completed in this run
   int64_t epoch_step_ = 0;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 
 using namespace accel;
@@ -57,12 +58,13 @@ struct Flags {
   uint64_t seed = 42;
   std::string save;
   std::string resume;
+  std::string device = "auto";
 };
 
 constexpr const char* kUsage =
     "usage: train_mnist [--data-dir DIR] [--model mlp|cnn] [--epochs N] [--batch-size N] "
     "[--lr X] [--optimizer sgd|adam|adamw] [--val-fraction X] [--workers N] [--threads N] "
-    "[--seed N] [--save DIR] [--resume DIR]\n";
+    "[--seed N] [--save DIR] [--resume DIR] [--device auto|cpu|cuda]\n";
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "train_mnist: " << problem << "\n" << kUsage;
@@ -106,6 +108,7 @@ Flags parse_flags(int argc, char** argv) {
   text("--optimizer", flags.optimizer);
   text("--save", flags.save);
   text("--resume", flags.resume);
+  text("--device", flags.device);
   number("--epochs", flags.epochs);
   number("--batch-size", flags.batch_size);
   number("--lr", flags.lr);
@@ -115,6 +118,9 @@ Flags parse_flags(int argc, char** argv) {
   number("--seed", flags.seed);
   if (!values.empty()) usage("unknown flag " + values.begin()->first);
   if (flags.model != "mlp" && flags.model != "cnn") usage("--model must be mlp or cnn");
+  if (flags.device != "auto" && flags.device != "cpu" && flags.device != "cuda") {
+    usage("--device must be auto, cpu or cuda");
+  }
   if (flags.epochs < 1 || flags.batch_size < 1 || flags.threads < 1 || flags.workers < 0) {
     usage("--epochs, --batch-size and --threads must be positive, --workers >= 0");
   }
@@ -138,23 +144,28 @@ std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::M
 }
 
 // Accumulates test accuracy in the eval hook (the loss hook's outputs are the class scores).
+// The count of correct answers stays on the model's device until it is read.
 class ClassificationTrainer : public Trainer {
  public:
   using Trainer::Trainer;
   BatchOutput calculate_eval_batch_loss(const data::Example& batch) override {
     BatchOutput output = Trainer::calculate_eval_batch_loss(batch);
-    correct_ += sum(eq(argmax(output.model_outputs, 1), batch.target)).item<int64_t>();
+    const Tensor correct = sum(eq(argmax(output.model_outputs, 1), batch.target));
+    correct_ = correct_.defined() ? correct_ + correct : correct;
     seen_ += output.batch_size;
     return output;
   }
   void eval_epoch_start() override {
     Trainer::eval_epoch_start();
-    correct_ = seen_ = 0;
+    correct_ = Tensor();
+    seen_ = 0;
   }
-  double accuracy() const { return seen_ ? static_cast<double>(correct_) / seen_ : 0.0; }
+  double accuracy() const {
+    return seen_ ? static_cast<double>(correct_.item<int64_t>()) / static_cast<double>(seen_) : 0;
+  }
 
  private:
-  int64_t correct_ = 0;
+  Tensor correct_;
   int64_t seen_ = 0;
 };
 
@@ -200,7 +211,11 @@ int run(const Flags& flags) {
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();
   callbacks.push_back(throughput);
-  ClassificationTrainer trainer(model, loss, optimizer, callbacks);
+  std::optional<Device> device;  // auto: the Accelerator's choice (a GPU when there is one)
+  if (flags.device != "auto") device = Device(flags.device);
+  ClassificationTrainer trainer(model, loss, optimizer, callbacks,
+                                std::make_shared<InMemoryRunHistory>(),
+                                std::make_shared<Accelerator>(AcceleratorConfig{.device = device}));
   TrainArgs args{.train_dataset = splits[0],
                  .num_epochs = flags.epochs,
                  .eval_dataset = splits[1],

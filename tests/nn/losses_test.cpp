@@ -1,10 +1,12 @@
 // The functional losses: the PyTorch-fixture table (tests/reference/cases_nn_losses.py) —
-// forward, input gradients, finite differences, low precision — plus numerical stability,
-// autocast and the errors for bad targets.
+// forward, input gradients, finite differences, low precision — plus the fused cross-entropy
+// kernels against the loss composed of unfused ops, numerical stability, determinism across
+// thread counts, autocast and the errors for bad targets.
 #include "accel/nn/functional/losses.h"
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "support/op_harness.h"
 
@@ -174,7 +176,17 @@ TEST(CrossEntropy, ClassIndexOutOfRangeNamesValueAndClasses) {
       [&] {
         (void)F::cross_entropy(logits, tensor({0, 3}));
       },
-      {"cross_entropy", "target 3", "3 classes"});
+      {"cross_entropy: target 3 is out of bounds for 3 classes (valid: 0..2, or ignore_index "
+       "-100)"});
+  // Spatial targets, a negative target that is not the ignore_index, and the first bad target
+  // in order is the one named.
+  expect_error(
+      [&] {
+        (void)F::cross_entropy(zeros({2, 4, 3}), tensor({0, 1, 2, -2, 3, 9}).view({2, 3}),
+                               ce(Reduction::None).ignore_index(-1));
+      },
+      {"cross_entropy: target -2 is out of bounds for 4 classes (valid: 0..3, or ignore_index "
+       "-1)"});
   expect_error(
       [&] {
         (void)F::nll_loss(logits, tensor({-1, 0}));
@@ -241,6 +253,109 @@ TEST(CrossEntropy, GradientOfMeanMatchesNllOfLogSoftmax) {
   const Tensor smooth = -(lp * w.view({1, 4, 1})).sum() / w.index_select(0, target.flatten()).sum();
   (nll * 0.7 + smooth * (0.3 / 4)).backward();
   EXPECT_TRUE(a.grad().allclose(b.grad(), 1e-12, 1e-14));
+}
+
+// The loss PyTorch defines, composed of unfused ops: (1-e) nll(log_softmax) plus e/C times the
+// weighted sum of -log_softmax over the classes at kept positions; a mean divides by the kept
+// targets' weights.
+Tensor composed_cross_entropy(const Tensor& x, const Tensor& target, const Tensor& w,
+                              int64_t ignore_index, double eps, Reduction reduction) {
+  const int64_t classes = x.size(1);
+  const Tensor lp = x.log_softmax(1);
+  const Tensor nll = F::nll_loss(
+      lp, target,
+      F::NLLLossFuncOptions().weight(w).ignore_index(ignore_index).reduction(Reduction::None));
+  const Tensor kept = (target != ignore_index).to(x.dtype());
+  DimVector class_dim(static_cast<size_t>(x.dim()), 1);
+  class_dim[1] = classes;
+  const Tensor smooth = -(lp * w.view(class_dim)).sum({1}) * kept;
+  const Tensor per = nll * (1 - eps) + smooth * (eps / static_cast<double>(classes));
+  if (reduction == Reduction::None) return per;
+  if (reduction == Reduction::Sum) return per.sum();
+  const Tensor safe = target.masked_fill(target == ignore_index, 0);
+  return per.sum() / (w.index_select(0, safe.flatten()).view(target.sizes()) * kept).sum();
+}
+
+TEST(CrossEntropy, WeightsIgnoreAndSmoothingTogetherMatchTheComposedLoss) {
+  // [N, C, d1, d2] logits, ignored positions among the targets, every reduction: values and
+  // gradients (for a random upstream gradient) of the fused kernels against unfused ops.
+  manual_seed(7);
+  const Tensor x = randn({3, 5, 4, 2}, kFloat64) * 3;
+  const Tensor target = randint(0, 5, {3, 4, 2});
+  const Tensor w = rand({5}, kFloat64) + 0.25;
+  for (Reduction reduction : {Reduction::None, Reduction::Sum, Reduction::Mean}) {
+    SCOPED_TRACE(static_cast<int>(reduction));
+    Tensor a = x.clone().requires_grad_();
+    Tensor b = x.clone().requires_grad_();
+    const Tensor fused =
+        F::cross_entropy(a, target, ce(reduction).weight(w).ignore_index(2).label_smoothing(0.15));
+    const Tensor expected = composed_cross_entropy(b, target, w, 2, 0.15, reduction);
+    ASSERT_EQ(fused.sizes(), expected.sizes());
+    EXPECT_TRUE(fused.allclose(expected, 1e-12, 1e-14));
+    const Tensor upstream = randn(fused.sizes(), kFloat64);
+    fused.backward(upstream);
+    expected.backward(upstream);
+    EXPECT_TRUE(a.grad().allclose(b.grad(), 1e-12, 1e-14));
+    // An ignored position contributes nothing, its gradient included.
+    const Tensor kept = (target != 2).unsqueeze(1).expand(x.sizes());
+    EXPECT_EQ(a.grad().masked_fill(kept, 0.0).abs().sum().item<double>(), 0.0);
+  }
+}
+
+TEST(CrossEntropy, LongRowsAndSmoothingWithoutWeights) {
+  // Rows longer than a CUDA warp takes, label smoothing without class weights.
+  manual_seed(8);
+  const Tensor x = randn({4, 3000}, kFloat64);
+  const Tensor target = randint(0, 3000, {4});
+  Tensor a = x.clone().requires_grad_();
+  Tensor b = x.clone().requires_grad_();
+  F::cross_entropy(a, target, ce().label_smoothing(0.3)).backward();
+  composed_cross_entropy(b, target, ones({3000}, kFloat64), -100, 0.3, Reduction::Mean).backward();
+  EXPECT_TRUE(a.grad().allclose(b.grad(), 1e-12, 1e-16));
+}
+
+TEST(CrossEntropy, SameBitsForAnyThreadCount) {
+  manual_seed(9);
+  const Tensor x = randn({64, 10, 32, 32});
+  const Tensor target = randint(0, 10, {64, 32, 32});
+  auto run = [&](int threads) {
+    const int previous = get_num_threads();
+    set_num_threads(threads);
+    Tensor a = x.clone().requires_grad_();
+    const Tensor loss = F::cross_entropy(a, target, ce(Reduction::None).label_smoothing(0.1));
+    loss.sum().backward();
+    set_num_threads(previous);
+    return std::make_pair(loss, a.grad());
+  };
+  const auto one = run(1);
+  const auto four = run(4);
+  EXPECT_TRUE(one.first.equal(four.first));
+  EXPECT_TRUE(one.second.equal(four.second));
+}
+
+TEST(CrossEntropy, EmptyBatch) {
+  const Tensor x = zeros({0, 3}).requires_grad_();
+  const Tensor target = zeros({0}, kInt64);
+  EXPECT_TRUE(std::isnan(F::cross_entropy(x, target).item<float>()));  // 0 / 0, as PyTorch
+  const Tensor sum = F::cross_entropy(x, target, ce(Reduction::Sum));
+  EXPECT_EQ(sum.item<float>(), 0.f);
+  sum.backward();
+  EXPECT_EQ(x.grad().sizes(), x.sizes());
+}
+
+TEST(CrossEntropy, Bfloat16InputUnderAutocastGetsBfloat16Gradient) {
+  manual_seed(10);
+  const Tensor x32 = randn({8, 6});
+  const Tensor target = tensor({0, 5, 2, -100, 1, 3, 4, 5});
+  Tensor x16 = x32.to(kBFloat16).requires_grad_();
+  Tensor reference = x16.detach().to(kFloat32).requires_grad_();
+  {
+    AutocastGuard guard(kCPU, kBFloat16);
+    F::cross_entropy(x16, target, ce().label_smoothing(0.1)).backward();
+  }
+  F::cross_entropy(reference, target, ce().label_smoothing(0.1)).backward();
+  ASSERT_EQ(x16.grad().dtype(), kBFloat16);
+  EXPECT_TRUE(x16.grad().to(kFloat32).allclose(reference.grad().to(kBFloat16).to(kFloat32)));
 }
 
 TEST(CrossEntropy, RunsInFloat32UnderAutocast) {

@@ -1,17 +1,20 @@
 // Pooling tests: max, average and adaptive average pooling against PyTorch fixtures
 // (tests/reference/cases_nn_pooling.py) through the op harness and the nn layers, the argmax
-// indices, NaN propagation, default strides and argument errors.
+// indices, NaN propagation, windows with no tap inside the input, default strides and argument
+// errors.
 #include "accel/core/pooling.h"
 
 #include <cmath>
 
 #include "accel/nn/functional/pooling.h"
 #include "accel/nn/modules/pooling.h"
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
 namespace {
 
+using testing::expect_error_containing;
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -62,15 +65,6 @@ const std::vector<OpCase> kPoolingCases = {
 };
 
 ACCEL_OP_TEST_SUITE(NnPooling, "ops_nn_pooling.json", kPoolingCases);
-
-void expect_error_containing(const std::function<void()>& fn, const std::string& text) {
-  try {
-    fn();
-    FAIL() << "expected an error containing " << text;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
 
 Tensor iota(IntArrayRef sizes) {
   return arange(static_cast<double>(product(sizes)), kFloat64).reshape(sizes);
@@ -150,6 +144,48 @@ TEST(Pooling, ArgumentErrorsNameTheOpAndValues) {
   expect_error_containing([&] { F::max_pool2d(x, {1, 2, 3}); }, "kernel_size");
   expect_error_containing([&] { F::adaptive_avg_pool2d(x, 0); }, "output_size");
   expect_error_containing([&] { F::avg_pool2d(zeros({1, 1, 4, 4}, kInt64), 2); }, "got int64");
+}
+
+// PyTorch's pool2d_shape_check: padding at most kernel_size / 2 along each dim, whatever the
+// dilation (the rule on the effective kernel size above lets more through). Without it, a
+// [1, 1, 1, 1] input pooled with kernel 2, dilation 3 and padding 2 had two windows with no tap
+// inside the input, and the gradient of the second was written past the one-element plane.
+TEST(Pooling, PaddingIsAtMostHalfTheKernelSize) {
+  const std::string rule = "pad should be smaller than or equal to half of kernel size";
+  const Tensor one = zeros({1, 1, 1, 1}, TensorOptions(kFloat32).requires_grad(true));
+  expect_error_containing([&] { F::max_pool2d(one, 2, 1, 2, 3).sum().backward(); }, rule);
+  expect_error_containing([&] { F::max_pool2d(one, 2, 1, 2, 3); }, "max_pool2d");
+  const Tensor x = zeros({1, 1, 8, 8});
+  expect_error_containing(
+      [&] {
+        F::max_pool2d(x, {4, 2}, {1}, {1, 2}, {1, 3});
+      },
+      "padH = 1, padW = 2, kH = 4, kW = 2");
+  expect_error_containing(
+      [&] {
+        F::max_pool2d(x, {2, 5}, {1}, {2, 1}, {4, 1});
+      },
+      "padH = 2, padW = 1, kH = 2, kW = 5");
+  EXPECT_EQ(F::max_pool2d(x, {4, 2}, {1}, {2, 1}, {1, 3}).sizes(), IntArrayRef({1, 1, 9, 7}));
+}
+
+// Padding within the rule still lets a dilation step over a narrow input: with width 2, kernel
+// 2, padding 1 and dilation 3 each window's taps sit at columns -1 and 2. Such a window gives
+// -inf at PyTorch's index (flat h * W + w of its first tap past the padding: the next row's
+// first element, or past the plane) and passes no gradient, on every device.
+TEST(MaxPool2d, WindowsWithoutATapInsideTheInputPassNoGradient) {
+  for (const ScalarType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    Tensor x = iota({2, 1, 3, 2}).to(dtype);
+    x.requires_grad_(true);
+    const auto [out, indices] = max_pool2d_with_indices(x, {1, 2}, {1}, {0, 1}, {1, 3});
+    ASSERT_EQ(out.sizes(), IntArrayRef({2, 1, 3, 1}));
+    for (int64_t i = 0; i < 6; ++i) {
+      EXPECT_EQ(out.reshape({-1})[i].item<double>(), -INFINITY) << dtype << " output " << i;
+      EXPECT_EQ(indices.reshape({-1})[i].item<int64_t>(), 2 * (i % 3) + 2) << dtype;
+    }
+    out.backward(ones_like(out));
+    EXPECT_TRUE(x.grad().equal(zeros_like(x))) << dtype;
+  }
 }
 
 TEST(MaxPool2d, DefaultStrideIsTheKernelSize) {

@@ -170,6 +170,53 @@ void check_low_precision(const OpCase& c, const std::string& fixture) {
   }
 }
 
+void check_cuda_matches_cpu(const OpCase& c, const std::string& fixture) {
+  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";
+  const json& entry = case_entry(c, fixture);
+  const Device gpu(kCUDA, 0);
+  std::vector<ScalarType> dtypes = {kFloat64, kFloat32};
+  for (ScalarType t : c.low_precision) {
+    if (t != kFloat32) dtypes.push_back(t);
+  }
+  for (ScalarType dtype : dtypes) {
+    const std::string where = c.name + " on CUDA (" + std::string(to_string(dtype)) + ")";
+    // Tolerances against the CPU kernels: float64 and float32 differ only by summation order
+    // in reductions and products; 16-bit results may differ by a rounding step.
+    const double tol = dtype == kFloat64 ? 1e-10 : dtype == kFloat32 ? 1e-5 : 1e-2;
+    std::vector<Tensor> cpu_inputs = decode_inputs(entry);
+    for (Tensor& t : cpu_inputs) {
+      if (t.is_floating_point()) t = t.to(dtype);
+    }
+    std::vector<Tensor> cpu_leaves, gpu_leaves;
+    for (size_t i = 0; i < cpu_inputs.size(); ++i) {
+      const bool grad = has_grads(entry) && !entry.at("grads")[i].is_null();
+      cpu_leaves.push_back(cpu_inputs[i].clone().requires_grad_(grad));
+      gpu_leaves.push_back(cpu_inputs[i].to(gpu).requires_grad_(grad));
+    }
+    const Tensor cpu_out = c.fn(cpu_leaves);
+    const Tensor gpu_out = c.fn(gpu_leaves);
+    ASSERT_TRUE(gpu_out.is_cuda()) << where << ": the result left the device";
+    EXPECT_EQ(gpu_out.dtype(), cpu_out.dtype()) << where << ": result dtype";
+    const double scale = std::max(
+        1.0, cpu_out.numel() == 0 ? 1.0 : cpu_out.detach().to(kFloat64).abs().amax().item<double>());
+    expect_close(gpu_out.detach().cpu(), cpu_out.detach(), tol, tol * scale, where + " forward");
+    if (!has_grads(entry) || !cpu_out.requires_grad()) continue;
+    const Tensor grad_output = decode(entry.at("grad_output")).to(cpu_out.dtype());
+    cpu_out.backward(grad_output);
+    gpu_out.backward(grad_output.to(gpu));
+    for (size_t i = 0; i < cpu_leaves.size(); ++i) {
+      if (!cpu_leaves[i].requires_grad()) continue;
+      ASSERT_TRUE(gpu_leaves[i].grad().defined()) << where << ": no gradient for input " << i;
+      EXPECT_TRUE(gpu_leaves[i].grad().is_cuda()) << where << ": gradient left the device";
+      const Tensor expected = cpu_leaves[i].grad();
+      const double grad_scale = std::max(
+          1.0, expected.numel() == 0 ? 1.0 : expected.to(kFloat64).abs().amax().item<double>());
+      expect_close(gpu_leaves[i].grad().cpu(), expected, tol, tol * grad_scale,
+                   where + " gradient of input " + std::to_string(i));
+    }
+  }
+}
+
 void check_table_covers_fixture(const std::vector<OpCase>& cases, const std::string& fixture) {
   const json& all = load_fixture(fixture);
   std::set<std::string> in_table;

@@ -64,7 +64,7 @@ Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index) {
                      {out.element_size(), input.element_size(), index.element_size()});
   backend(input.device())
       .gather(input.dtype(), index.dtype(), loop, input.stride(dim) * input.element_size(),
-              current_stream(input.device()));
+              input.size(dim), current_stream(input.device()));
   return out;
 }
 
@@ -76,7 +76,7 @@ void scatter_add_into(const Tensor& self, int64_t dim, const Tensor& index, cons
                      {self.element_size(), src.element_size(), index.element_size()});
   backend(self.device())
       .scatter_add(self.dtype(), index.dtype(), loop, self.stride(dim) * self.element_size(),
-                   current_stream(self.device()));
+                   self.size(dim), current_stream(self.device()));
 }
 
 // The gradient of a read by index: `grad` (over the index's shape) summed into zeros of

@@ -62,6 +62,13 @@ Pool2dShape window_shape(const Tensor& input, IntArrayRef kernel_size, IntArrayR
                 "pad={}, kernel_size={} and dilation={}",
                 pad, kernel, dil);
   }
+  // PyTorch's pool2d_shape_check, stricter than the rule above once the kernel is dilated. A
+  // dilation may still step over the whole input: the kernels give such windows -inf and no
+  // gradient.
+  ACCEL_CHECK(p.h <= k.h / 2 && p.w <= k.w / 2, op,
+              "pad should be smaller than or equal to half of kernel size, but got padH = {}, "
+              "padW = {}, kH = {}, kW = {}",
+              p.h, p.w, k.h, k.w);
   const int64_t in_h = input.size(-2), in_w = input.size(-1);
   const int64_t out_h = pooled_size(in_h, k.h, s.h, p.h, d.h, ceil_mode);
   const int64_t out_w = pooled_size(in_w, k.w, s.w, p.w, d.w, ceil_mode);

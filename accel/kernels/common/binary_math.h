@@ -16,8 +16,10 @@ constexpr bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq; }
 template <typename T>
 ACCEL_INLINE T pow_value(T base, T exponent) {
   if constexpr (std::is_integral_v<T>) {
-    if (exponent < 0)
-      return base == 1 ? T(1) : (base == T(-1) ? (exponent % 2 ? T(-1) : T(1)) : T(0));
+    if constexpr (std::is_signed_v<T>) {
+      if (exponent < 0)
+        return base == 1 ? T(1) : (base == T(-1) ? (exponent % 2 ? T(-1) : T(1)) : T(0));
+    }
     T result = 1;
     while (exponent > 0) {
       if (exponent & 1) result = static_cast<T>(result * base);
@@ -63,6 +65,40 @@ ACCEL_INLINE auto binary_value(T a, T b) {
   if constexpr (Op == BinaryOp::Le) return a <= b;
   if constexpr (Op == BinaryOp::Gt) return a > b;
   if constexpr (Op == BinaryOp::Ge) return a >= b;
+}
+
+// Calls f.template operator()<Op>() with `op` as a compile-time value (host-side dispatch).
+template <typename F>
+decltype(auto) visit(BinaryOp op, F&& f) {
+  switch (op) {
+    case BinaryOp::Add:
+      return f.template operator()<BinaryOp::Add>();
+    case BinaryOp::Sub:
+      return f.template operator()<BinaryOp::Sub>();
+    case BinaryOp::Mul:
+      return f.template operator()<BinaryOp::Mul>();
+    case BinaryOp::Div:
+      return f.template operator()<BinaryOp::Div>();
+    case BinaryOp::Pow:
+      return f.template operator()<BinaryOp::Pow>();
+    case BinaryOp::Maximum:
+      return f.template operator()<BinaryOp::Maximum>();
+    case BinaryOp::Minimum:
+      return f.template operator()<BinaryOp::Minimum>();
+    case BinaryOp::Eq:
+      return f.template operator()<BinaryOp::Eq>();
+    case BinaryOp::Ne:
+      return f.template operator()<BinaryOp::Ne>();
+    case BinaryOp::Lt:
+      return f.template operator()<BinaryOp::Lt>();
+    case BinaryOp::Le:
+      return f.template operator()<BinaryOp::Le>();
+    case BinaryOp::Gt:
+      return f.template operator()<BinaryOp::Gt>();
+    case BinaryOp::Ge:
+      return f.template operator()<BinaryOp::Ge>();
+  }
+  __builtin_unreachable();  // every enumerator is handled above
 }
 
 }  // namespace accel::math

@@ -118,6 +118,24 @@ ACCEL_INLINE A normal_at(PhiloxCursor& cursor, uint64_t i) {
   return radius * (i % 2 == 0 ? std::cos(angle) : std::sin(angle));
 }
 
+// x * scale + shift rounded once, as a fused multiply-add: maps a uniform sample onto
+// [from, to) and a standard normal one onto N(mean, std). Written out rather than left to the
+// compiler, which contracts `x * scale + shift` into an fma only under some flags (GCC's
+// -march=native with -ffp-contract=fast; nvcc's --fmad), so every build and device gives the
+// same bits.
+template <typename A>
+ACCEL_INLINE A affine_sample(A x, A scale, A shift) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<A, double>) {
+    return fma(x, scale, shift);
+  } else {
+    return fmaf(x, scale, shift);
+  }
+#else
+  return std::fma(x, scale, shift);
+#endif
+}
+
 // An integer in [low, low + range) from 64 random bits (two per block): the modulo bias is
 // below range / 2^64.
 ACCEL_INLINE int64_t integer_at(PhiloxCursor& cursor, uint64_t i, int64_t low, uint64_t range) {

@@ -5,8 +5,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
+#include "accel/base/half.h"
 #include "accel/base/macros.h"
 #include "accel/kernels/common/binary_math.h"
 
@@ -176,7 +179,11 @@ struct Relu {
   static constexpr bool grad_uses_output = true;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return x < T(0) ? T(0) : x;
+    if constexpr (std::is_unsigned_v<T>) {
+      return x;  // nothing to cut off (and no always-false comparison for the compiler to flag)
+    } else {
+      return x < T(0) ? T(0) : x;
+    }
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T y) {
@@ -285,6 +292,29 @@ ACCEL_INLINE T clamp_value(T x, T lo, T hi) {
 template <typename T>
 ACCEL_INLINE T clamp_grad(T grad, T x, T lo, T hi, bool has_lo, bool has_hi) {
   return (!has_lo || x > lo) && (!has_hi || x < hi) ? grad : T(0);
+}
+
+// clamp's bounds as the kernels use them, in T's accumulate type: each one given (stored as T
+// at min or max, host memory) or absent (a null pointer), in which case it is the widest
+// value, which leaves every x (NaN included) unchanged.
+template <typename T>
+struct ClampBounds {
+  acc_t<T> lo, hi;
+  bool has_lo, has_hi;
+};
+template <typename T>
+ClampBounds<T> clamp_bounds(const void* min, const void* max) {
+  using A = acc_t<T>;
+  using limits = std::numeric_limits<A>;
+  auto read = [](const void* p, A absent) {
+    if (p == nullptr) return absent;
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return static_cast<A>(value);
+  };
+  return {read(min, limits::has_infinity ? -limits::infinity() : limits::lowest()),
+          read(max, limits::has_infinity ? limits::infinity() : limits::max()), min != nullptr,
+          max != nullptr};
 }
 
 }  // namespace accel::math

@@ -45,34 +45,7 @@ void run_for_dtype(ScalarType dtype, const Loop<3>& loop, double alpha) {
 }  // namespace
 
 void binary(BinaryOp op, ScalarType dtype, const Loop<3>& loop, double alpha) {
-  switch (op) {
-    case BinaryOp::Add:
-      return run_for_dtype<BinaryOp::Add>(dtype, loop, alpha);
-    case BinaryOp::Sub:
-      return run_for_dtype<BinaryOp::Sub>(dtype, loop, alpha);
-    case BinaryOp::Mul:
-      return run_for_dtype<BinaryOp::Mul>(dtype, loop, alpha);
-    case BinaryOp::Div:
-      return run_for_dtype<BinaryOp::Div>(dtype, loop, alpha);
-    case BinaryOp::Pow:
-      return run_for_dtype<BinaryOp::Pow>(dtype, loop, alpha);
-    case BinaryOp::Maximum:
-      return run_for_dtype<BinaryOp::Maximum>(dtype, loop, alpha);
-    case BinaryOp::Minimum:
-      return run_for_dtype<BinaryOp::Minimum>(dtype, loop, alpha);
-    case BinaryOp::Eq:
-      return run_for_dtype<BinaryOp::Eq>(dtype, loop, alpha);
-    case BinaryOp::Ne:
-      return run_for_dtype<BinaryOp::Ne>(dtype, loop, alpha);
-    case BinaryOp::Lt:
-      return run_for_dtype<BinaryOp::Lt>(dtype, loop, alpha);
-    case BinaryOp::Le:
-      return run_for_dtype<BinaryOp::Le>(dtype, loop, alpha);
-    case BinaryOp::Gt:
-      return run_for_dtype<BinaryOp::Gt>(dtype, loop, alpha);
-    case BinaryOp::Ge:
-      return run_for_dtype<BinaryOp::Ge>(dtype, loop, alpha);
-  }
+  math::visit(op, [&]<BinaryOp Op>() { run_for_dtype<Op>(dtype, loop, alpha); });
 }
 
 }  // namespace accel::cpu

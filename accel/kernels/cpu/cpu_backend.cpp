@@ -6,6 +6,7 @@
 #include "accel/kernels/cpu/allclose.h"
 #include "accel/kernels/cpu/binary.h"
 #include "accel/kernels/cpu/copy.h"
+#include "accel/kernels/cpu/cross_entropy.h"
 #include "accel/kernels/cpu/gemm.h"
 #include "accel/kernels/cpu/im2col.h"
 #include "accel/kernels/cpu/index.h"
@@ -59,6 +60,8 @@ constinit const Backend kCpuBackend = {
     .logsumexp = WithoutStream<&cpu::logsumexp>::call,
     .softmax = WithoutStream<&cpu::softmax>::call,
     .softmax_backward = WithoutStream<&cpu::softmax_backward>::call,
+    .cross_entropy_forward = WithoutStream<&cpu::cross_entropy_forward>::call,
+    .cross_entropy_backward = WithoutStream<&cpu::cross_entropy_backward>::call,
     .gemm = WithoutStream<&cpu::gemm>::call,
     .gemm_takes_16bit_floats = false,
     .im2col = WithoutStream<&cpu::im2col>::call,

@@ -7,17 +7,6 @@
 
 namespace accel::cpu {
 
-namespace {
-
-template <typename F>
-decltype(auto) dispatch_index(ScalarType t, const char* op, F&& f) {
-  if (t == kInt64) return f.template operator()<int64_t>();
-  if (t == kInt32) return f.template operator()<int32_t>();
-  fail(op, "expected dtype int64 or int32 for index, got {}", t);
-}
-
-}  // namespace
-
 void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
                    IndexCheck check) {
   dispatch_index(index_type, check.op, [&]<typename I>() {
@@ -30,7 +19,8 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
   });
 }
 
-void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride) {
+void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+            int64_t /*dim_size: checked by check_indices*/) {
   dispatch_all(dtype, "gather", [&]<typename T>() {
     dispatch_index(index_type, "gather", [&]<typename I>() {
       run(loop,
@@ -45,7 +35,8 @@ void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_
   });
 }
 
-void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride) {
+void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+                 int64_t /*dim_size: checked by check_indices*/) {
   dispatch_all(dtype, "scatter_add", [&]<typename T>() {
     dispatch_index(index_type, "scatter_add", [&]<typename I>() {
       auto inner = [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides,

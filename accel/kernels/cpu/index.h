@@ -16,9 +16,12 @@ namespace accel::cpu {
 // Throws the IndexCheck error for the first of the n indices outside [0, size), if any.
 void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
                    IndexCheck check);
-void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride);
+// gather and scatter_add trust that check_indices has passed every index against dim_size.
+void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+            int64_t dim_size);
 // Runs on one thread in the loop's order, so repeated indices always accumulate in the same
 // order.
-void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride);
+void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
+                 int64_t dim_size);
 
 }  // namespace accel::cpu

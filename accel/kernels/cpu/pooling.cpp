@@ -4,13 +4,12 @@
 #include "accel/kernels/cpu/pooling.h"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/common/pool2d_windows.h"
 #include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
@@ -27,60 +26,17 @@ void for_planes(const Pool2dShape& s, const std::function<void(int64_t)>& plane_
   });
 }
 
-// One average-pooling window: rows [h0, h1), cols [w0, w1) of the input, and its divisor.
-struct Window {
-  int64_t h0, h1, w0, w1;
-  int64_t divisor;
-};
-
-int64_t adaptive_start(int64_t i, int64_t in, int64_t out) { return (i * in) / out; }
-int64_t adaptive_end(int64_t i, int64_t in, int64_t out) { return ((i + 1) * in + out - 1) / out; }
-
-Window avg_window(const Pool2dShape& s, AvgWindows windows, int64_t oh, int64_t ow) {
-  if (windows == AvgWindows::Adaptive) {
-    Window w{adaptive_start(oh, s.in_h, s.out_h), adaptive_end(oh, s.in_h, s.out_h),
-             adaptive_start(ow, s.in_w, s.out_w), adaptive_end(ow, s.in_w, s.out_w), 0};
-    w.divisor = (w.h1 - w.h0) * (w.w1 - w.w0);
-    return w;
-  }
-  // PyTorch's rule: the window is first clipped to the padded input (which gives the
-  // divisor with count_include_pad), then to the input itself.
-  int64_t h0 = oh * s.stride_h - s.pad_h, w0 = ow * s.stride_w - s.pad_w;
-  int64_t h1 = std::min(h0 + s.kernel_h, s.in_h + s.pad_h);
-  int64_t w1 = std::min(w0 + s.kernel_w, s.in_w + s.pad_w);
-  const int64_t padded_size = (h1 - h0) * (w1 - w0);
-  h0 = std::max<int64_t>(h0, 0);
-  w0 = std::max<int64_t>(w0, 0);
-  h1 = std::min(h1, s.in_h);
-  w1 = std::min(w1, s.in_w);
-  const int64_t divisor = windows == AvgWindows::IncludePad ? padded_size : (h1 - h0) * (w1 - w0);
-  return {h0, h1, w0, w1, divisor};
-}
-
 template <typename T>
 void max_pool_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indices) {
   using A = acc_t<T>;
   for (int64_t oh = 0; oh < s.out_h; ++oh) {
-    int64_t h0 = oh * s.stride_h - s.pad_h;
-    const int64_t h1 = std::min(h0 + (s.kernel_h - 1) * s.dilation_h + 1, s.in_h);
-    while (h0 < 0) h0 += s.dilation_h;
+    const PoolTaps rows = max_pool_row_taps(s, oh);
     for (int64_t ow = 0; ow < s.out_w; ++ow) {
-      int64_t w0 = ow * s.stride_w - s.pad_w;
-      const int64_t w1 = std::min(w0 + (s.kernel_w - 1) * s.dilation_w + 1, s.in_w);
-      while (w0 < 0) w0 += s.dilation_w;
-      int64_t best_index = h0 * s.in_w + w0;
-      A best = -std::numeric_limits<A>::infinity();
-      for (int64_t h = h0; h < h1; h += s.dilation_h) {
-        for (int64_t w = w0; w < w1; w += s.dilation_w) {
-          const A v = static_cast<A>(in[h * s.in_w + w]);
-          if (v > best || std::isnan(v)) {
-            best = v;
-            best_index = h * s.in_w + w;
-          }
-        }
-      }
-      out[oh * s.out_w + ow] = static_cast<T>(best);
-      indices[oh * s.out_w + ow] = best_index;
+      const PoolTaps cols = max_pool_col_taps(s, ow);
+      const WindowMax<A> best =
+          max_pool_window_max<A>(in, s.in_w, rows, cols, s.dilation_h, s.dilation_w);
+      out[oh * s.out_w + ow] = static_cast<T>(best.value);
+      indices[oh * s.out_w + ow] = best.index;
     }
   }
 }
@@ -151,22 +107,46 @@ void max_pool_2x2_plane(const Pool2dShape& s, const T* in, T* out, int64_t* indi
   }
 }
 
+// Whether every output's window reads some input element (see max_pool_window_has_tap): the
+// window of output (oh, ow) does when row oh and column ow each have a tap inside the input.
+bool every_window_has_a_tap(const Pool2dShape& s) {
+  for (int64_t oh = 0; oh < s.out_h; ++oh) {
+    const PoolTaps rows = max_pool_row_taps(s, oh);
+    if (rows.first >= rows.end) return false;
+  }
+  for (int64_t ow = 0; ow < s.out_w; ++ow) {
+    const PoolTaps cols = max_pool_col_taps(s, ow);
+    if (cols.first >= cols.end) return false;
+  }
+  return true;
+}
+
 // Adds each output's gradient at its argmax in output order, accumulating in A (float for
-// the 16-bit types, as the other pooling gradients do) and rounding once.
+// the 16-bit types, as the other pooling gradients do) and rounding once. Outputs whose window
+// has no tap inside the input hold a stray index and are skipped; pooling shapes that allow such
+// windows are rare (a dilation stepping over the whole input), so they alone pay for the test.
 template <typename T>
-void max_pool_backward_plane(const Pool2dShape& s, const T* grad_out, const int64_t* indices,
-                             T* grad_in) {
+void max_pool_backward_plane(const Pool2dShape& s, bool all_windows_have_taps, const T* grad_out,
+                             const int64_t* indices, T* grad_in) {
   using A = acc_t<T>;
   const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
+  auto for_each_output = [&](auto&& add) {
+    if (all_windows_have_taps) {
+      for (int64_t o = 0; o < out_plane; ++o) add(o);
+      return;
+    }
+    for (int64_t o = 0; o < out_plane; ++o) {
+      if (max_pool_window_has_tap(s, o / s.out_w, o % s.out_w)) add(o);
+    }
+  };
   if constexpr (std::is_same_v<A, T>) {
     std::fill(grad_in, grad_in + in_plane, T(0));
-    for (int64_t o = 0; o < out_plane; ++o) grad_in[indices[o]] += grad_out[o];
+    for_each_output([&](int64_t o) { grad_in[indices[o]] += grad_out[o]; });
   } else {
     thread_local std::vector<A> acc;
     acc.assign(static_cast<size_t>(in_plane), A(0));
-    for (int64_t o = 0; o < out_plane; ++o) {
-      acc[static_cast<size_t>(indices[o])] += static_cast<A>(grad_out[o]);
-    }
+    for_each_output(
+        [&](int64_t o) { acc[static_cast<size_t>(indices[o])] += static_cast<A>(grad_out[o]); });
     std::transform(acc.begin(), acc.end(), grad_in, [](A v) { return static_cast<T>(v); });
   }
 }
@@ -176,7 +156,7 @@ void avg_pool_plane(const Pool2dShape& s, AvgWindows windows, const T* in, T* ou
   using A = acc_t<T>;
   for (int64_t oh = 0; oh < s.out_h; ++oh) {
     for (int64_t ow = 0; ow < s.out_w; ++ow) {
-      const Window win = avg_window(s, windows, oh, ow);
+      const AvgPoolWindow win = avg_pool_window(s, windows, oh, ow);
       A sum = 0;
       for (int64_t h = win.h0; h < win.h1; ++h) {
         for (int64_t w = win.w0; w < win.w1; ++w) sum += static_cast<A>(in[h * s.in_w + w]);
@@ -193,7 +173,7 @@ void avg_pool_backward_plane(const Pool2dShape& s, AvgWindows windows, const T* 
   std::vector<A> acc(static_cast<size_t>(s.in_h * s.in_w), A(0));
   for (int64_t oh = 0; oh < s.out_h; ++oh) {
     for (int64_t ow = 0; ow < s.out_w; ++ow) {
-      const Window win = avg_window(s, windows, oh, ow);
+      const AvgPoolWindow win = avg_pool_window(s, windows, oh, ow);
       const A share = static_cast<A>(grad_out[oh * s.out_w + ow]) / static_cast<A>(win.divisor);
       for (int64_t h = win.h0; h < win.h1; ++h) {
         for (int64_t w = win.w0; w < win.w1; ++w) acc[static_cast<size_t>(h * s.in_w + w)] += share;
@@ -219,10 +199,12 @@ void max_pool2d(ScalarType dtype, const Pool2dShape& s, const void* in, void* ou
 
 void max_pool2d_backward(ScalarType dtype, const Pool2dShape& s, const void* grad_out,
                          const int64_t* indices, void* grad_in) {
+  const bool all_windows_have_taps = every_window_has_a_tap(s);
   dispatch_floating(dtype, "max_pool2d_backward", [&]<typename T>() {
     const int64_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;
     for_planes(s, [&](int64_t p) {
-      max_pool_backward_plane(s, static_cast<const T*>(grad_out) + p * out_plane,
+      max_pool_backward_plane(s, all_windows_have_taps,
+                              static_cast<const T*>(grad_out) + p * out_plane,
                               indices + p * out_plane, static_cast<T*>(grad_in) + p * in_plane);
     });
   });

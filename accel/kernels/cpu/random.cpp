@@ -43,7 +43,7 @@ void uniform(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve,
     const A span = static_cast<A>(to - from);
     for_each_value(out, draw, [&](PhiloxCursor& c, uint64_t i, const std::array<char*, 1>& p) {
       const A u = random::uniform_at<A>(c, i, random::kUniformDigits<T>);
-      *reinterpret_cast<T*>(p[0]) = static_cast<T>(u * span + low);
+      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::affine_sample(u, span, low));
     });
   });
 }
@@ -56,7 +56,8 @@ void normal(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, 
     const A center = static_cast<A>(mean);
     const A scale = static_cast<A>(std);
     for_each_value(out, draw, [&](PhiloxCursor& c, uint64_t i, const std::array<char*, 1>& p) {
-      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::normal_at<A>(c, i) * scale + center);
+      const A z = random::normal_at<A>(c, i);
+      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::affine_sample(z, scale, center));
     });
   });
 }

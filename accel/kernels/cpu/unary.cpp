@@ -33,23 +33,12 @@ void unary_backward(math::UnaryOp op, ScalarType dtype, const Loop<3>& loop) {
   });
 }
 
-namespace {
-// The bound at `p` in the accumulate type, or `absent` when p is null.
-template <typename T>
-acc_t<T> bound(const void* p, acc_t<T> absent) {
-  return p ? static_cast<acc_t<T>>(*static_cast<const T*>(p)) : absent;
-}
-}  // namespace
-
 void clamp(ScalarType dtype, const Loop<2>& loop, const void* min, const void* max) {
   dispatch_numeric(dtype, "clamp", [&]<typename T>() {
     using A = acc_t<T>;
-    using limits = std::numeric_limits<A>;
-    // An absent bound is the widest value, which leaves every x (NaN included) unchanged.
-    const A lo = bound<T>(min, limits::has_infinity ? -limits::infinity() : limits::lowest());
-    const A hi = bound<T>(max, limits::has_infinity ? limits::infinity() : limits::max());
-    map_elements<T, T>(loop, [lo, hi](T x) {
-      return static_cast<T>(math::clamp_value(static_cast<A>(x), lo, hi));
+    const math::ClampBounds<T> b = math::clamp_bounds<T>(min, max);
+    map_elements<T, T>(loop, [b](T x) {
+      return static_cast<T>(math::clamp_value(static_cast<A>(x), b.lo, b.hi));
     });
   });
 }
@@ -57,12 +46,10 @@ void clamp(ScalarType dtype, const Loop<2>& loop, const void* min, const void* m
 void clamp_backward(ScalarType dtype, const Loop<3>& loop, const void* min, const void* max) {
   dispatch_floating(dtype, "clamp", [&]<typename T>() {
     using A = acc_t<T>;
-    const A lo = bound<T>(min, A(0));
-    const A hi = bound<T>(max, A(0));
-    const bool has_lo = min != nullptr, has_hi = max != nullptr;
-    map_elements<T, T, T>(loop, [=](T grad, T x) {
-      return static_cast<T>(
-          math::clamp_grad(static_cast<A>(grad), static_cast<A>(x), lo, hi, has_lo, has_hi));
+    const math::ClampBounds<T> b = math::clamp_bounds<T>(min, max);
+    map_elements<T, T, T>(loop, [b](T grad, T x) {
+      return static_cast<T>(math::clamp_grad(static_cast<A>(grad), static_cast<A>(x), b.lo, b.hi,
+                                             b.has_lo, b.has_hi));
     });
   });
 }

@@ -4,6 +4,7 @@
 
 #include "accel/kernels/cuda/binary.h"
 #include "accel/kernels/cuda/copy.h"
+#include "accel/kernels/cuda/cross_entropy.h"
 #include "accel/kernels/cuda/gemm.h"
 #include "accel/kernels/cuda/im2col.h"
 #include "accel/kernels/cuda/index.h"
@@ -44,6 +45,8 @@ constinit const Backend kCudaBackend = {
     .logsumexp = cuda::logsumexp,
     .softmax = cuda::softmax,
     .softmax_backward = cuda::softmax_backward,
+    .cross_entropy_forward = cuda::cross_entropy_forward,
+    .cross_entropy_backward = cuda::cross_entropy_backward,
     .gemm = cuda::gemm,
     .gemm_takes_16bit_floats = true,
     .im2col = cuda::im2col,

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "accel/base/device.h"
+#include "accel/kernels/common/cross_entropy_math.h"
 #include "accel/kernels/cuda/cuda_check.h"
 
 namespace accel::cuda {
@@ -42,6 +43,10 @@ void raise_device_error(int device) {
   *record = DeviceErrorRecord{};
   switch (error.kind) {
     case DeviceErrorKind::IndexOutOfRange:
+      if (error.dim < 0) {  // a kernel that knows the size indexed but not which dim it is
+        fail(error.op, "index {} is out of bounds for size {} (found on cuda:{})", error.value,
+             error.size, device);
+      }
       fail(error.op, "index {} is out of bounds for dimension {} with size {} (found on cuda:{})",
            error.value, error.dim, error.size, device);
     case DeviceErrorKind::IntegerDivisionByZero:
@@ -49,6 +54,11 @@ void raise_device_error(int device) {
     case DeviceErrorKind::InvalidProbability:
       fail(error.op, "expected every probability in [0, 1], got {} (found on cuda:{})",
            error.real_value, device);
+    case DeviceErrorKind::ClassTargetOutOfRange:
+      fail(error.op, "{} (found on cuda:{})",
+           fmt::format(math::kClassTargetOutOfRange, error.value, error.size, error.size - 1,
+                       error.dim),
+           device);
   }
   fail(error.op, "a kernel reported an unknown error on cuda:{}", device);
 }

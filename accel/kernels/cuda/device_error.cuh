@@ -9,6 +9,9 @@ namespace accel::cuda {
 __device__ inline void report_device_error(DeviceErrorRecord* record, DeviceErrorKind kind,
                                            const char* op, int64_t value = 0, int64_t size = 0,
                                            int64_t dim = 0, double real_value = 0) {
+  // Once a report has claimed the record, later ones (a tensor full of bad indices) stop at
+  // this read instead of each queuing an atomic on host memory; the atomic settles races.
+  if (*static_cast<volatile int32_t*>(&record->claimed) != 0) return;
   if (atomicCAS(&record->claimed, 0, 1) != 0) return;
   record->kind = kind;
   record->op = op;

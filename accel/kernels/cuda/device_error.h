@@ -13,6 +13,7 @@ enum class DeviceErrorKind : int32_t {
   IndexOutOfRange,        // index `value` out of bounds for dimension `dim` with size `size`
   IntegerDivisionByZero,  // integer division by zero
   InvalidProbability,     // probability `real_value` outside [0, 1]
+  ClassTargetOutOfRange,  // class target `value` neither in [0, `size`) nor ignore_index `dim`
 };
 
 struct DeviceErrorRecord {

@@ -1,7 +1,6 @@
 // The CUDA runner of element-wise loops (kernels/common/loop.h), the device twin of
 // kernels/cpu/loops.h: map_elements applies out = f(in...) over a Loop. When every operand is
-// contiguous the kernel moves each operand in 128-bit packets (one element at a time where a
-// pointer is not aligned for that); otherwise each thread computes its elements' byte offsets from the
+// contiguous and aligned the kernel moves each operand in 128-bit packets; otherwise each thread computes its elements' byte offsets from the
 // loop's sizes and strides (one division per coalesced dim).
 #pragma once
 
@@ -140,9 +139,7 @@ void map_elements(const Loop<1 + sizeof...(In)>& loop, const Stream& stream, con
   constexpr int V = kPacketWidth<Out, In...>;
   if (is_contiguous<Out, In...>(loop) && packets_aligned<V, Out, In...>(loop)) {
     launch_contiguous<V, Out, In...>(loop, s, f);
-  } else if (is_contiguous<Out, In...>(loop)) {
-    launch_contiguous<1, Out, In...>(loop, s, f);
-  } else {
+  } else {  // one dim (an unaligned view) costs the strided kernel no division
     strided_map_kernel<F, Out, In...><<<blocks_for(loop.numel), kThreadsPerBlock, 0, s>>>(loop, f);
   }
   check_launch(op);

@@ -10,9 +10,11 @@ namespace accel::cuda {
 
 void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
                    IndexCheck check, const Stream& stream);
+// An index outside [0, dim_size) is reported (raised at the next synchronization) and its
+// element skipped: gather writes zero there, scatter_add adds nothing.
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-            const Stream& stream);
+            int64_t dim_size, const Stream& stream);
 void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 const Stream& stream);
+                 int64_t dim_size, const Stream& stream);
 
 }  // namespace accel::cuda

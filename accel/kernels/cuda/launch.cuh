@@ -1,6 +1,6 @@
-// What every CUDA kernel launch needs: the cudaStream_t behind a Stream, with its device made
-// current, and grid sizes for a given amount of work (a grid-stride loop covers whatever a
-// capped grid leaves over).
+// What every CUDA kernel launch needs: the stream (kernels/cuda/launch.h), grid sizes for a
+// given amount of work, and the grid-stride indexing that covers whatever a capped grid leaves
+// over.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,22 +8,11 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "accel/base/stream.h"
-#include "accel/kernels/cuda/cuda_check.h"
+#include "accel/kernels/cuda/launch.h"
 
 namespace accel::cuda {
 
 inline constexpr int kThreadsPerBlock = 128;
-
-// The CUDA stream kernels for `stream` go to, after making its device the current one.
-inline cudaStream_t launch_stream(const Stream& stream) {
-  int current = -1;
-  ACCEL_CUDA_CHECK(cudaGetDevice(&current), "launch");
-  if (current != stream.device().index) {
-    ACCEL_CUDA_CHECK(cudaSetDevice(stream.device().index), "launch");
-  }
-  return static_cast<cudaStream_t>(stream.handle());
-}
 
 // Blocks of kThreadsPerBlock threads for `items` work items at one per thread.
 inline unsigned blocks_for(int64_t items) {

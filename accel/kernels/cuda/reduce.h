@@ -1,6 +1,7 @@
 // CUDA reductions and softmax over [outer, reduced, inner] inputs (contracts in
-// kernels/backend.h). Each output's terms are combined in a fixed tree order within one block
-// (no atomics), so a run gives the same bits every time.
+// kernels/backend.h). Each output's terms are combined in a fixed tree order (long reductions:
+// fixed chunks folded by separate blocks, their partial results combined by a second pass),
+// with no atomics, so a run gives the same bits every time.
 #pragma once
 
 #include <cstdint>

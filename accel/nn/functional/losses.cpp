@@ -1,14 +1,18 @@
 // The loss functions of losses.h. Most are compositions of core ops and inherit their
-// gradients; cross_entropy over class indices is fused (log_softmax and the pick in one
-// forward, the backward written out as softmax minus the target distribution, never a
-// one-hot matrix), and binary_cross_entropy carries PyTorch's own clamped backward.
+// gradients; cross_entropy over class indices is one fused kernel pair (kernels/backend.h)
+// whose backward recomputes the softmax from the log-sum-exp the forward saved, never storing
+// probabilities or a one-hot matrix, and binary_cross_entropy carries PyTorch's own clamped
+// backward.
 #include "accel/nn/functional/losses.h"
 
 #include "accel/base/error.h"
 #include "accel/core/autocast.h"
 #include "accel/core/autograd/function.h"
+#include "accel/core/backend.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
+#include "accel/core/stream.h"
+#include "accel/kernels/common/cross_entropy_math.h"
 
 namespace accel::nn::functional {
 namespace {
@@ -60,19 +64,19 @@ void check_same_shape(const char* op, const Tensor& input, const Tensor& target)
               "target size {} must be the same as input size {}", target.sizes(), input.sizes());
 }
 
-// What nll_loss and cross_entropy know about class-index targets: the target with ignored
-// positions replaced by class 0 (safe to gather), each position's weight (weight[target],
-// 0 where ignored) and the not-ignored mask, all of the target's shape.
+// What nll_loss knows about class-index targets: the target with ignored positions replaced
+// by class 0 (safe to gather), each position's weight (weight[target], 0 where ignored) and
+// the not-ignored mask, all of the target's shape.
 struct ClassTargets {
   Tensor safe_target;
   Tensor weights;
   Tensor kept;
 };
 
-// Checks input [N, C, d1...] against target [N, d1...] (int64, each in [0, C) or
-// ignore_index) and the class weights [C].
-void check_class_targets(const char* op, const Tensor& input, const Tensor& target,
-                         const Tensor& weight, int64_t ignore_index) {
+// Checks input [N, C, d1...] against target [N, d1...] (int64) and the class weights [C],
+// both on the input's device.
+void check_class_shapes(const char* op, const Tensor& input, const Tensor& target,
+                        const Tensor& weight) {
   ACCEL_CHECK(input.dim() >= 2, op, "expected input of shape [N, C, ...], got {}", input.sizes());
   const int64_t classes = input.size(1);
   ACCEL_CHECK(target.dtype() == kInt64, op,
@@ -85,18 +89,38 @@ void check_class_targets(const char* op, const Tensor& input, const Tensor& targ
   }
   ACCEL_CHECK(shape_ok, op, "expected target of shape {} without the class dim (input {}), got {}",
               input.sizes(), input.sizes(), target.sizes());
+  ACCEL_CHECK(target.device() == input.device(), op,
+              "expected the target on the input's device {}, got {}", input.device(),
+              target.device());
   if (weight.defined()) {
     ACCEL_CHECK(weight.dim() == 1 && weight.size(0) == classes, op,
                 "expected a weight of shape [{}] (one per class), got {}", classes, weight.sizes());
     check_floating(op, weight, "weight");
+    ACCEL_CHECK(weight.device() == input.device(), op,
+                "expected the weight on the input's device {}, got {}", input.device(),
+                weight.device());
   }
-  const Tensor host = target.contiguous().cpu();
-  const int64_t* values = host.data_ptr<int64_t>();
-  for (int64_t i = 0; i < host.numel(); ++i) {
-    const int64_t v = values[i];
-    ACCEL_CHECK(v == ignore_index || (v >= 0 && v < classes), op,
-                "target {} is out of bounds for {} classes (valid: 0..{}, or ignore_index {})", v,
-                classes, classes - 1, ignore_index);
+}
+
+// check_class_shapes, and every target a class or the ignore_index: a CPU target is checked
+// here at once; on a device the ignored positions become class 0 and the device checks the
+// rest as indices into dim 1 (raised at the next synchronization), so nothing waits for it.
+void check_class_targets(const char* op, const Tensor& input, const Tensor& target,
+                         const Tensor& weight, int64_t ignore_index) {
+  check_class_shapes(op, input, target, weight);
+  const int64_t classes = input.size(1);
+  if (!target.device().is_cpu()) {
+    const Tensor classes_only = target.masked_fill(target == ignore_index, 0).contiguous();
+    backend(target.device())
+        .check_indices(kInt64, classes_only.data_ptr(), classes_only.numel(), classes, {op, 1},
+                       current_stream(target.device()));
+    return;
+  }
+  const Tensor values = target.contiguous();
+  const int64_t* v = values.data_ptr<int64_t>();
+  for (int64_t i = 0; i < values.numel(); ++i) {
+    ACCEL_CHECK(math::is_valid_class_target(v[i], classes, ignore_index), op,
+                math::kClassTargetOutOfRange, v[i], classes, classes - 1, ignore_index);
   }
 }
 
@@ -153,61 +177,59 @@ Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target,
   return loss.sum() / static_cast<double>(input.numel() / classes);
 }
 
-// Fused log_softmax + weighted, smoothed nll over class indices. With p = softmax(x),
-// w_n the target's weight, k_n the not-ignored mask, e the smoothing and W the weights'
-// sum over classes, d loss_n / d x_nj = p_j ((1-e) w_n + e/C W k_n) - (1-e) w_n [j = t_n]
-// - e/C k_n weight_j.
+// Fused log_softmax + weighted, smoothed nll over class indices (formulas in
+// kernels/common/cross_entropy_math.h). The forward kernel checks the targets (on a device, at
+// the next synchronization), folds ignore_index and the class weights in, and writes each
+// position's loss and log-sum-exp; the node saves the logits, targets and log-sum-exp, and its
+// backward kernel recomputes the softmax from them.
 Tensor cross_entropy_indices(const Tensor& input, const Tensor& target,
                              const CrossEntropyFuncOptions& options) {
   constexpr const char* op = "cross_entropy";
   const Tensor weight = optional_weight(options.weight(), input);
-  check_class_targets(op, input, target, weight, options.ignore_index());
-  const int64_t classes = input.size(1);
-  const double eps = options.label_smoothing();
-  const double smooth = eps / static_cast<double>(classes);
+  check_class_shapes(op, input, target, weight);
+  const Tensor x = input.contiguous();
+  const Tensor t = target.contiguous();
+  const Tensor w = weight.defined() ? weight.contiguous() : Tensor();
+  ReduceShape shape{x.size(0), x.size(1), 1};
+  for (int64_t d = 2; d < x.dim(); ++d) shape.inner *= x.size(d);
+  const math::CrossEntropyScalars scalars{options.ignore_index(), options.label_smoothing()};
   const Reduction reduction = options.reduction();
 
-  const bool record = autograd::should_record(input);
-  Tensor out, probs, total_weight;
-  ClassTargets t;
-  {
-    NoGradGuard no_grad;
-    t = class_targets(input, target, weight, options.ignore_index());
-    const Tensor log_probs = input.log_softmax(1);
-    Tensor loss = -log_probs.gather(1, t.safe_target.unsqueeze(1)).squeeze(1) * t.weights;
-    if (eps > 0) {
-      const Tensor weighted =
-          weight.defined() ? log_probs * class_dim_view(weight, input.dim()) : log_probs;
-      loss = loss * (1 - eps) - weighted.sum({1}) * t.kept * smooth;
-    }
-    if (reduction == Reduction::Mean) total_weight = t.weights.sum();
-    out = reduction == Reduction::None  ? loss
-          : reduction == Reduction::Sum ? loss.sum()
-                                        : loss.sum() / total_weight;
-    if (record) probs = log_probs.exp();
-  }
-  if (record) {
-    // A tensor, not a host number: no device round-trip in the forward.
-    const Tensor weight_sum =
-        weight.defined()
-            ? weight.sum()
-            : scalar_tensor(classes, TensorOptions(input.dtype()).device(input.device()));
+  // lse in the kernels' accumulate type; target weights only where a mean divides by them.
+  const Tensor loss = empty(t.sizes(), x.options());
+  const Tensor lse =
+      empty(t.sizes(), x.options().dtype(x.dtype() == kFloat64 ? kFloat64 : kFloat32));
+  const Tensor target_weight =
+      reduction == Reduction::Mean ? empty(t.sizes(), x.options()) : Tensor();
+  backend(x.device())
+      .cross_entropy_forward(x.dtype(), x.data_ptr(), t.data_ptr<int64_t>(),
+                             w.defined() ? w.data_ptr() : nullptr, loss.data_ptr(), lse.data_ptr(),
+                             target_weight.defined() ? target_weight.data_ptr() : nullptr, shape,
+                             scalars, current_stream(x.device()));
+  // A tensor, not a host number: no device round-trip in the forward.
+  const Tensor total_weight = reduction == Reduction::Mean ? target_weight.sum() : Tensor();
+  const Tensor out = reduction == Reduction::None  ? loss
+                     : reduction == Reduction::Sum ? loss.sum()
+                                                   : loss.sum() / total_weight;
+  if (autograd::should_record(input)) {
     autograd::record(
         op, {input}, out,
-        [probs, t, weight, total_weight, eps, smooth, weight_sum, reduction](
-            const Tensor& grad, autograd::GradInputs& in) {
+        [sx = autograd::SavedTensor(x), st = autograd::SavedTensor(t), w, lse, total_weight, shape,
+         scalars, reduction](const Tensor& grad, autograd::GradInputs& in) {
           if (!in.needs(0)) return;
-          // Upstream gradient per target position.
-          const Tensor scale = reduction == Reduction::Mean ? grad / total_weight : grad;
-          const Tensor pick = t.weights * scale * (1 - eps);
-          Tensor coef = pick;
-          if (eps > 0) coef = coef + t.kept * scale * weight_sum * smooth;
-          Tensor g = probs * coef.unsqueeze(1);
-          if (eps > 0) {
-            const Tensor spread = (t.kept * scale * smooth).unsqueeze(1);
-            g = g - (weight.defined() ? spread * class_dim_view(weight, probs.dim()) : spread);
-          }
-          in[0] = g.scatter_add(1, t.safe_target.unsqueeze(1), -pick.unsqueeze(1));
+          const Tensor& logits = sx.get();
+          // The upstream gradient per position: one number unless the reduction is none.
+          const Tensor g = (reduction == Reduction::Mean ? grad / total_weight : grad)
+                               .to(logits.dtype())
+                               .contiguous();
+          const Tensor grad_in = empty(logits.sizes(), logits.options());
+          backend(logits.device())
+              .cross_entropy_backward(
+                  logits.dtype(), logits.data_ptr(), st.get().data_ptr<int64_t>(),
+                  w.defined() ? w.data_ptr() : nullptr, lse.data_ptr(), g.data_ptr(),
+                  reduction != Reduction::None, grad_in.data_ptr(), shape, scalars,
+                  current_stream(logits.device()));
+          in[0] = grad_in;
         });
   }
   return out;

@@ -18,7 +18,7 @@ class TerminateOnNaN : public Callback {
   bool triggered() const { return triggered_; }
 
  private:
-  void check(const BatchOutput& output, const char* phase);
+  void check(double loss, const char* phase);
 
   bool triggered_ = false;
 };

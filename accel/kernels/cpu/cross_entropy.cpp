@@ -1,0 +1,155 @@
+// Cross-entropy over class indices on the CPU. Positions are processed in tiles of up to
+// kTileWidth adjacent positions (o, i..i+w), whose logits for class c are one run in memory:
+// the class loop walks those runs in order and the loop across the tile vectorizes. With
+// inner == 1 a tile is one position, a contiguous row. The forward takes three passes over a
+// tile (maximum, sum of exps, and the smoothing sum when label smoothing applies), the backward
+// one; every sum runs in class order on one thread.
+#include "accel/kernels/cpu/cross_entropy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "accel/base/dispatch.h"
+#include "accel/kernels/common/binary_math.h"
+#include "accel/kernels/cpu/parallel.h"
+
+namespace accel::cpu {
+
+namespace {
+
+constexpr const char* kOp = "cross_entropy";
+constexpr int64_t kTileWidth = 64;
+
+// The width of a tile when inner == 1: a compile-time 1, so tile loops collapse to row loops.
+using OnePosition = std::integral_constant<int64_t, 1>;
+
+// Calls f(first, p, width) over threads for tiles covering every position: positions
+// p..p+width-1 have their class-c logit at first + c * inner + k, k < width.
+template <typename F>
+void for_each_tile(ReduceShape s, const F& f) {
+  const int64_t classes = std::max<int64_t>(s.reduced, 1);
+  if (s.inner == 1) {
+    parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / classes),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t o = begin; o < end; ++o) f(o * s.reduced, o, OnePosition{});
+                 });
+    return;
+  }
+  const int64_t per_outer = (s.inner + kTileWidth - 1) / kTileWidth;
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (classes * kTileWidth));
+  parallel_for(0, s.outer * per_outer, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t tile = begin; tile < end; ++tile) {
+      const int64_t o = tile / per_outer;
+      const int64_t i = (tile - o * per_outer) * kTileWidth;
+      f(o * s.reduced * s.inner + i, o * s.inner + i, std::min(kTileWidth, s.inner - i));
+    }
+  });
+}
+
+template <typename T>
+void forward_typed(const T* logits, const int64_t* target, const T* weight, T* loss, acc_t<T>* lse,
+                   T* target_weight, ReduceShape s, const math::CrossEntropyScalars& scalars) {
+  using A = acc_t<T>;
+  const int64_t classes = s.reduced;
+  for (int64_t p = 0; p < s.outer * s.inner; ++p) {
+    ACCEL_CHECK(math::is_valid_class_target(target[p], classes, scalars.ignore_index), kOp,
+                math::kClassTargetOutOfRange, target[p], classes, classes - 1,
+                scalars.ignore_index);
+  }
+  for_each_tile(s, [&](int64_t first, int64_t p, auto width) {
+    A shift[kTileWidth];
+    A total[kTileWidth];
+    A smoothing_sum[kTileWidth];
+    std::fill_n(shift, width, -std::numeric_limits<A>::infinity());
+    std::fill_n(total, width, A(0));
+    std::fill_n(smoothing_sum, width, A(0));
+    for (int64_t c = 0; c < classes; ++c) {
+      const T* x = logits + first + c * s.inner;
+      for (int64_t k = 0; k < width; ++k) {
+        shift[k] = math::maximum_value(shift[k], static_cast<A>(x[k]));
+      }
+    }
+    for (int64_t k = 0; k < width; ++k) shift[k] = math::softmax_shift(shift[k]);
+    for (int64_t c = 0; c < classes; ++c) {
+      const T* x = logits + first + c * s.inner;
+      for (int64_t k = 0; k < width; ++k) total[k] += std::exp(static_cast<A>(x[k]) - shift[k]);
+    }
+    A* const row_lse = lse + p;
+    for (int64_t k = 0; k < width; ++k) row_lse[k] = shift[k] + std::log(total[k]);
+    if (scalars.label_smoothing != 0) {
+      for (int64_t c = 0; c < classes; ++c) {
+        const T* x = logits + first + c * s.inner;
+        const A w = math::class_weight<A>(weight, c);
+        for (int64_t k = 0; k < width; ++k) {
+          smoothing_sum[k] += w * (static_cast<A>(x[k]) - row_lse[k]);
+        }
+      }
+    }
+    for (int64_t k = 0; k < width; ++k) {
+      const int64_t t = target[p + k];
+      const auto terms = math::cross_entropy_terms<A>(t, weight, classes, scalars);
+      const A target_log_prob =
+          terms.kept ? static_cast<A>(logits[first + t * s.inner + k]) - row_lse[k] : A(0);
+      loss[p + k] =
+          static_cast<T>(math::cross_entropy_loss(terms, target_log_prob, smoothing_sum[k]));
+      if (target_weight != nullptr) target_weight[p + k] = static_cast<T>(terms.target_weight);
+    }
+  });
+}
+
+template <typename T>
+void backward_typed(const T* logits, const int64_t* target, const T* weight, const acc_t<T>* lse,
+                    const T* grad, bool grad_is_scalar, T* grad_logits, ReduceShape s,
+                    const math::CrossEntropyScalars& scalars) {
+  using A = acc_t<T>;
+  const int64_t classes = s.reduced;
+  A weight_sum = 0;
+  for (int64_t c = 0; c < classes; ++c) weight_sum += math::class_weight<A>(weight, c);
+  for_each_tile(s, [&](int64_t first, int64_t p, auto width) {
+    math::CrossEntropyTerms<A> terms[kTileWidth];
+    A scale[kTileWidth];
+    A g[kTileWidth];
+    for (int64_t k = 0; k < width; ++k) {
+      terms[k] = math::cross_entropy_terms<A>(target[p + k], weight, classes, scalars);
+      scale[k] = math::cross_entropy_softmax_scale(terms[k], weight_sum);
+      g[k] = static_cast<A>(grad[grad_is_scalar ? 0 : p + k]);
+    }
+    for (int64_t c = 0; c < classes; ++c) {
+      const T* x = logits + first + c * s.inner;
+      T* dx = grad_logits + first + c * s.inner;
+      const A w = math::class_weight<A>(weight, c);
+      for (int64_t k = 0; k < width; ++k) {
+        const A prob = std::exp(static_cast<A>(x[k]) - lse[p + k]);
+        dx[k] = static_cast<T>(
+            math::cross_entropy_grad(terms[k], scale[k], g[k], prob, w, c == target[p + k]));
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void cross_entropy_forward(ScalarType type, const void* logits, const int64_t* target,
+                           const void* weight, void* loss, void* lse, void* target_weight,
+                           ReduceShape shape, const math::CrossEntropyScalars& s) {
+  dispatch_floating(type, kOp, [&]<typename T>() {
+    forward_typed(static_cast<const T*>(logits), target, static_cast<const T*>(weight),
+                  static_cast<T*>(loss), static_cast<acc_t<T>*>(lse),
+                  static_cast<T*>(target_weight), shape, s);
+  });
+}
+
+void cross_entropy_backward(ScalarType type, const void* logits, const int64_t* target,
+                            const void* weight, const void* lse, const void* grad,
+                            bool grad_is_scalar, void* grad_logits, ReduceShape shape,
+                            const math::CrossEntropyScalars& s) {
+  dispatch_floating(type, kOp, [&]<typename T>() {
+    backward_typed(static_cast<const T*>(logits), target, static_cast<const T*>(weight),
+                   static_cast<const acc_t<T>*>(lse), static_cast<const T*>(grad), grad_is_scalar,
+                   static_cast<T*>(grad_logits), shape, s);
+  });
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,449 @@
+// The CUDA kernels for indexing, random numbers, pooling and im2col/col2im against the CPU,
+// through the public API: indexing, pooling and sampling must give the CPU's bits (the kernels
+// keep its order of operations and its Philox stream), out-of-range indices and probabilities
+// must surface as accel::Error at the next synchronization, and convolutions (GEMMs summed in
+// another order) must agree to a stated tolerance. Every test skips itself without a GPU.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accel/accel.h"
+#include "accel/core/backend.h"  // gather and scatter_add without the ops' range check
+#include "support/cuda_test.h"
+#include "support/expect_error.h"
+
+namespace accel {
+namespace {
+
+using testing::expect_error_containing;
+
+const Device kCpu(kCPU);
+const Device kCuda(kCUDA, 0);
+
+// `actual` (on any device) must hold exactly the bytes of `expected` (a CPU tensor), element
+// by element in row-major order; the first element that differs is named.
+void expect_same_bits(const Tensor& expected, const Tensor& actual, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Tensor a = expected.contiguous();
+  const Tensor b = actual.cpu().contiguous();
+  ASSERT_EQ(a.toString(), b.toString());
+  ASSERT_TRUE(a.sizes() == b.sizes());
+  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
+  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
+  const int64_t size = a.element_size();
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    if (std::memcmp(pa + i * size, pb + i * size, static_cast<size_t>(size)) != 0) {
+      FAIL() << "element " << i << " differs: " << a.reshape({-1})[i].item<double>() << " (cpu) vs "
+             << b.reshape({-1})[i].item<double>() << " (cuda)";
+    }
+  }
+}
+
+void expect_close(const Tensor& expected, const Tensor& actual, double rtol, double atol,
+                  const std::string& what) {
+  const Tensor b = actual.cpu();
+  EXPECT_TRUE(expected.allclose(b, rtol, atol))
+      << what << ": largest difference " << expected.sub(b).abs().max().item<double>();
+}
+
+// A leaf copy of `t` on `device` that requires grad.
+Tensor leaf(const Tensor& t, Device device) {
+  Tensor copy = t.to(device).detach();
+  copy.requires_grad_(true);
+  return copy;
+}
+
+// ---- indexing ----
+
+TEST(CudaIndex, IndexSelectMatchesCpu) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(1);
+  const Tensor x = randn({7, 5});
+  const Tensor rows = tensor({3, 0, 3, 6, 1, 1});
+  const Tensor cols = tensor({4, 0, 4});
+  expect_same_bits(index_select(x, 0, rows), index_select(x.cuda(), 0, rows.cuda()), "dim 0");
+  expect_same_bits(x.index_select(1, cols), x.cuda().index_select(1, cols.cuda()), "dim 1");
+  expect_same_bits(x.index_select(-1, cols.to(kInt32)),
+                   x.cuda().index_select(-1, cols.to(kInt32).cuda()), "int32 index");
+  expect_same_bits(x.t().index_select(0, cols), x.cuda().t().index_select(0, cols.cuda()),
+                   "transposed input");
+}
+
+// index_select's gradient is scatter_add over a repeated index: the embedding backward.
+TEST(CudaIndex, EmbeddingBackwardGivesCpuBits) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(2);
+  const Tensor weight = randn({50, 33});
+  const Tensor ids = randint(0, 50, {2000});  // about 40 uses of every row
+  const Tensor grad = randn({2000, 33});
+  Tensor w_cpu = leaf(weight, kCpu);
+  Tensor w_cuda = leaf(weight, kCuda);
+  w_cpu.index_select(0, ids).backward(grad);
+  w_cuda.index_select(0, ids.cuda()).backward(grad.cuda());
+  expect_same_bits(w_cpu.grad(), w_cuda.grad(), "weight grad");
+}
+
+TEST(CudaIndex, GatherMatchesCpuWithGradient) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(3);
+  const Tensor x = randn({4, 9});
+  for (const auto& [dim, index] : {std::pair{int64_t{1}, randint(0, 9, {4, 12})},
+                                   std::pair{int64_t{0}, randint(0, 4, {6, 7})}}) {
+    const Tensor grad = randn(index.sizes());
+    Tensor x_cpu = leaf(x, kCpu);
+    Tensor x_cuda = leaf(x, kCuda);
+    const Tensor out_cpu = x_cpu.gather(dim, index);
+    const Tensor out_cuda = x_cuda.gather(dim, index.cuda());
+    expect_same_bits(out_cpu, out_cuda, "gather dim " + std::to_string(dim));
+    out_cpu.backward(grad);
+    out_cuda.backward(grad.cuda());
+    expect_same_bits(x_cpu.grad(), x_cuda.grad(), "gather grad dim " + std::to_string(dim));
+  }
+}
+
+TEST(CudaIndex, ScatterAddMatchesCpuWithGradients) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(4);
+  struct Case {
+    int64_t dim;
+    Tensor self, index, src;
+  };
+  const std::vector<Case> cases = {
+      {0, randn({5, 6}), randint(0, 5, {8, 6}), randn({8, 6})},
+      {1, randn({5, 6}), randint(0, 6, {5, 20}), randn({5, 20})},
+      {1, randn({5, 6}), randint(0, 6, {3, 4}), randn({4, 9})},  // index smaller than src
+      {0, zeros({10}), randint(0, 10, {5000}), randn({5000})},   // one line, walked serially
+      {2, randn({3, 4, 5}), randint(0, 5, {2, 4, 17}), randn({2, 4, 17}).mul(100)},
+  };
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const Case& k = cases[c];
+    Tensor self_cpu = leaf(k.self, kCpu), src_cpu = leaf(k.src, kCpu);
+    Tensor self_cuda = leaf(k.self, kCuda), src_cuda = leaf(k.src, kCuda);
+    const Tensor out_cpu = self_cpu.scatter_add(k.dim, k.index, src_cpu);
+    const Tensor out_cuda = self_cuda.scatter_add(k.dim, k.index.cuda(), src_cuda);
+    expect_same_bits(out_cpu, out_cuda, "scatter_add case " + std::to_string(c));
+    const Tensor grad = randn(out_cpu.sizes());
+    out_cpu.backward(grad);
+    out_cuda.backward(grad.cuda());
+    expect_same_bits(self_cpu.grad(), self_cuda.grad(), "self grad case " + std::to_string(c));
+    expect_same_bits(src_cpu.grad(), src_cuda.grad(), "src grad case " + std::to_string(c));
+  }
+}
+
+// Every element adds into one destination: float32 sums depend on their order, so equal bits
+// mean the CPU's order, on every run.
+TEST(CudaIndex, ScatterAddOfRepeatedIndicesGivesCpuBitsEveryRun) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(5);
+  const Tensor src = randn({4096}).mul(randn({4096}).mul(4).exp());
+  const Tensor index = full({4096}, 3, kInt64);
+  const Tensor self = zeros({7});
+  const Tensor expected = self.scatter_add(0, index, src);
+  for (int run = 0; run < 3; ++run) {
+    expect_same_bits(expected, self.cuda().scatter_add(0, index.cuda(), src.cuda()),
+                     "run " + std::to_string(run));
+  }
+}
+
+TEST(CudaIndex, OutOfRangeIndexRaisesAtNextSynchronization) {
+  ACCEL_REQUIRE_CUDA();
+  const Tensor x = randn({3, 4}).cuda();
+  const Tensor past_end = tensor({0, 4, 1}).cuda();
+  const Tensor gather_index = tensor({0, 7, 1, 2}).reshape({2, 2}).cuda();
+  const Tensor negative = tensor({2, -1}).reshape({1, 2}).cuda();
+  const Tensor src = ones({1, 2}).cuda();
+  const std::string message = testing::error_of([&] { index_select(x, 1, past_end).cpu(); });
+  EXPECT_NE(message.find("index_select"), std::string::npos) << message;
+  EXPECT_NE(message.find("index 4"), std::string::npos) << message;
+  EXPECT_NE(message.find("size 4"), std::string::npos) << message;
+  expect_error_containing([&] { x.gather(1, gather_index).cpu(); }, "gather");
+  expect_error_containing([&] { x.scatter_add(0, negative, src).cpu(); }, "scatter_add");
+  // Each error is raised once; the device then works as before.
+  EXPECT_NO_THROW(cuda::synchronize(kCuda));
+  const Tensor good = tensor({3, 0});
+  expect_same_bits(x.cpu().index_select(1, good), x.index_select(1, good.cuda()), "after");
+}
+
+// The kernels behind index ops, called through the table without the check_indices the ops run
+// first: they must still not address memory through an index outside [0, dim_size). gather
+// writes zero there, scatter_add adds nothing, and a bad index is raised at the next
+// synchronization. Input [3, 4], indexed along dim 0 by a [1, 4] index.
+TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
+  ACCEL_REQUIRE_CUDA();
+  const Tensor index = tensor({1, 9, 0, -2}).reshape({1, 4}).cuda();
+  const std::vector<int64_t> dim0_zeroed = {0, 1};  // a contiguous [3, 4]'s, dim 0 zeroed
+  auto loop = [&](const Tensor& a, IntArrayRef a_strides, const Tensor& b, IntArrayRef b_strides) {
+    return Loop<3>(index.sizes(),
+                   {static_cast<char*>(a.data_ptr()), static_cast<char*>(b.data_ptr()),
+                    static_cast<char*>(index.data_ptr())},
+                   {a_strides, b_strides, index.strides()}, {4, 4, 8});
+  };
+  const Tensor input = arange(12.0, kFloat32).reshape({3, 4}).cuda();
+  Tensor out = full({1, 4}, 7, kFloat32).cuda();
+  backend(kCuda).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4, 3,
+                        current_stream(kCuda));
+  expect_error_containing([&] { cuda::synchronize(kCuda); }, "gather: index ");
+  expect_same_bits(tensor({4.0f, 0.0f, 2.0f, 0.0f}).reshape({1, 4}), out, "gather");
+
+  Tensor self = zeros({3, 4}, kFloat32).cuda();
+  const Tensor src = ones({1, 4}, kFloat32).cuda();
+  backend(kCuda).scatter_add(kFloat32, kInt64, loop(self, dim0_zeroed, src, src.strides()), 4 * 4,
+                             3, current_stream(kCuda));
+  expect_error_containing([&] { cuda::synchronize(kCuda); }, "scatter_add: index ");
+  Tensor expected = zeros({3, 4});
+  expected[1][0].fill_(1);
+  expected[0][2].fill_(1);
+  expect_same_bits(expected, self, "scatter_add");
+  EXPECT_NO_THROW(cuda::synchronize(kCuda));
+}
+
+// ---- random numbers ----
+
+// Draws once on the CPU and once on the GPU from the default generator, reseeded in between;
+// both draws must also reserve the same counter blocks.
+template <typename Draw>
+std::pair<Tensor, Tensor> draw_on_both(Draw draw) {
+  manual_seed(20240601);
+  Tensor on_cpu = draw(kCpu);
+  const GeneratorState after_cpu = default_generator().get_state();
+  manual_seed(20240601);
+  Tensor on_cuda = draw(kCuda);
+  EXPECT_TRUE(default_generator().get_state() == after_cpu);
+  return {on_cpu, on_cuda};
+}
+
+template <typename Draw>
+void expect_same_draw(Draw draw, const std::string& what) {
+  const auto [on_cpu, on_cuda] = draw_on_both(draw);
+  expect_same_bits(on_cpu, on_cuda, what);
+}
+
+TEST(CudaRandom, UniformIntegersAndPermutationsGiveCpuBits) {
+  ACCEL_REQUIRE_CUDA();
+  for (ScalarType t : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    expect_same_draw([&](Device d) { return rand({1001}, TensorOptions(t).device(d)); },
+                     fmt::format("rand {}", t));
+  }
+  // A strided output takes value i at element i of the view in row-major order; the bounds
+  // make the affine map round (both devices fuse it into one multiply-add, affine_sample).
+  expect_same_draw(
+      [](Device d) {
+        Tensor t = zeros({6, 8}, TensorOptions(kFloat32).device(d)).t();
+        uniform_(t, -2, 3);
+        return t;
+      },
+      "uniform_ on a transposed view");
+  for (ScalarType t : {kInt64, kInt32, kFloat32}) {
+    expect_same_draw(
+        [&](Device d) { return randint(-1000, 1000, {333}, TensorOptions(t).device(d)); },
+        fmt::format("randint {}", t));
+  }
+  expect_same_draw(
+      [](Device d) {
+        return randint(200, {7, 9}, TensorOptions(kUInt8).device(d));
+      },
+      "randint uint8");
+  expect_same_draw([](Device d) { return randperm(1000, TensorOptions(kInt64).device(d)); },
+                   "randperm int64");
+  expect_same_draw([](Device d) { return randperm(257, TensorOptions(kInt32).device(d)); },
+                   "randperm int32");
+  expect_same_draw([](Device d) { return randperm(1, TensorOptions(kInt64).device(d)); },
+                   "randperm 1");
+}
+
+TEST(CudaRandom, BernoulliAndDropoutGiveCpuBits) {
+  ACCEL_REQUIRE_CUDA();
+  for (ScalarType t : {kFloat32, kFloat64, kBool}) {
+    expect_same_draw(
+        [&](Device d) {
+          return bernoulli({37, 29}, 0.3, TensorOptions(t).device(d));
+        },
+        fmt::format("bernoulli(p = 0.3) {}", t));
+  }
+  manual_seed(6);
+  const Tensor p = rand({1000});
+  for (ScalarType t : {kFloat32, kFloat64, kFloat16}) {
+    expect_same_draw([&](Device d) { return bernoulli(p.to(t).to(d)); },
+                     fmt::format("bernoulli(p tensor) {}", t));
+  }
+  const Tensor x = randn({64, 33});
+  expect_same_draw([&](Device d) { return nn::functional::dropout(x.to(d), 0.4, true); },
+                   "dropout");
+}
+
+// Box-Muller calls log1p, sin and cos, which the GPU's math library computes within an ulp or
+// two of glibc rather than to the same bits; the Philox bits and uniforms are the same.
+TEST(CudaRandom, NormalMatchesCpuToRounding) {
+  ACCEL_REQUIRE_CUDA();
+  {
+    const auto [on_cpu, on_cuda] =
+        draw_on_both([](Device d) { return randn({4099}, TensorOptions(kFloat32).device(d)); });
+    expect_close(on_cpu, on_cuda, 1e-5, 1e-5, "randn float32");
+  }
+  {
+    const auto [on_cpu, on_cuda] =
+        draw_on_both([](Device d) { return randn({4099}, TensorOptions(kFloat64).device(d)); });
+    expect_close(on_cpu, on_cuda, 1e-12, 1e-12, "randn float64");
+  }
+  const auto [on_cpu, on_cuda] = draw_on_both([](Device d) {
+    Tensor t = zeros({5, 9}, TensorOptions(kFloat32).device(d)).t();
+    normal_(t, 1, 3);
+    return t;
+  });
+  expect_close(on_cpu, on_cuda, 1e-5, 1e-4, "normal_ on a transposed view");
+}
+
+TEST(CudaRandom, InvalidProbabilityRaisesAtNextSynchronization) {
+  ACCEL_REQUIRE_CUDA();
+  const Tensor p = tensor({0.5f, 1.5f}).cuda();
+  const std::string message = testing::error_of([&] { bernoulli(p).cpu(); });
+  EXPECT_NE(message.find("bernoulli"), std::string::npos) << message;
+  EXPECT_NE(message.find("1.5"), std::string::npos) << message;
+  EXPECT_NO_THROW(cuda::synchronize(kCuda));
+}
+
+// ---- pooling (forward and backward give the CPU's bits) ----
+
+struct PoolCase {
+  std::vector<int64_t> kernel, stride, padding, dilation;
+  bool ceil_mode;
+};
+
+const std::vector<PoolCase> kPoolCases = {
+    {{2}, {2}, {0}, {1}, false},          // the CPU's 2x2 fast path
+    {{3}, {2}, {1}, {1}, false},          // overlapping windows over padding
+    {{3}, {1}, {1}, {2}, false},          // dilated, every element in up to 9 windows
+    {{2, 3}, {1, 2}, {1, 0}, {1}, true},  // rectangular, ceil_mode
+    {{3}, {2}, {0}, {1}, true},           // ceil_mode: a last column of windows past width 10
+};
+
+// Max pooling of `input` on both devices: values, argmax indices and the input gradient.
+void expect_max_pool_matches(const Tensor& input, const PoolCase& c, const std::string& what) {
+  Tensor x_cpu = leaf(input, kCpu), x_cuda = leaf(input, kCuda);
+  const auto [out_cpu, idx_cpu] =
+      max_pool2d_with_indices(x_cpu, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
+  const auto [out_cuda, idx_cuda] =
+      max_pool2d_with_indices(x_cuda, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
+  expect_same_bits(out_cpu, out_cuda, what + " values");
+  expect_same_bits(idx_cpu, idx_cuda, what + " indices");
+  const Tensor grad = randn(out_cpu.sizes()).to(input.dtype());
+  out_cpu.backward(grad);
+  out_cuda.backward(grad.cuda());
+  expect_same_bits(x_cpu.grad(), x_cuda.grad(), what + " grad");
+}
+
+TEST(CudaPooling, MaxPoolMatchesCpuWithTiesAndNaN) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(7);
+  const Tensor x = randn({2, 3, 11, 10});
+  // Small integers: most windows hold several maxima, so the first-maximum rule decides.
+  const Tensor ties = x.mul(2).to(kInt64).to(kFloat32);
+  Tensor with_nan = x.clone();
+  with_nan.view({-1}).narrow(0, 17, 3).fill_(NAN);
+  with_nan.view({-1}).narrow(0, 300, 1).fill_(NAN);
+  for (size_t c = 0; c < kPoolCases.size(); ++c) {
+    const std::string name = "case " + std::to_string(c);
+    expect_max_pool_matches(x, kPoolCases[c], name);
+    expect_max_pool_matches(ties, kPoolCases[c], name + " ties");
+    expect_max_pool_matches(with_nan, kPoolCases[c], name + " NaN");
+    expect_max_pool_matches(x.to(kFloat64), kPoolCases[c], name + " float64");
+    expect_max_pool_matches(ties.to(kFloat16), kPoolCases[c], name + " float16");
+  }
+}
+
+// Windows with no tap inside the input (a dilation stepping over a narrow input) are -inf at a
+// stray index, which may fall in a later row, inside the window's own span, or past the plane;
+// they pass no gradient on either device.
+TEST(CudaPooling, WindowsWithoutATapMatchCpu) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(10);
+  expect_max_pool_matches(randn({2, 1, 3, 2}), {{1, 2}, {1}, {0, 1}, {1, 3}, false},
+                          "stray index in a later row");
+  expect_max_pool_matches(randn({2, 3, 2, 2}), {{2, 2}, {1}, {0, 1}, {1, 3}, false},
+                          "stray index inside the window's span");
+  expect_max_pool_matches(randn({1, 2, 1, 3}), {{2, 3}, {2}, {1, 1}, {2, 1}, true},
+                          "rows stepping over the input, ceil_mode");
+}
+
+// Average pooling: forward and gradient on both devices, for `pool` applied to a leaf.
+template <typename Pool>
+void expect_avg_pool_matches(const Tensor& input, Pool pool, const std::string& what) {
+  Tensor x_cpu = leaf(input, kCpu), x_cuda = leaf(input, kCuda);
+  const Tensor out_cpu = pool(x_cpu);
+  const Tensor out_cuda = pool(x_cuda);
+  expect_same_bits(out_cpu, out_cuda, what + " values");
+  const Tensor grad = randn(out_cpu.sizes()).to(input.dtype());
+  out_cpu.backward(grad);
+  out_cuda.backward(grad.cuda());
+  expect_same_bits(x_cpu.grad(), x_cuda.grad(), what + " grad");
+}
+
+TEST(CudaPooling, AvgAndAdaptivePoolMatchCpu) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(8);
+  const Tensor x = randn({2, 3, 11, 10});
+  for (size_t c = 0; c < kPoolCases.size(); ++c) {
+    const PoolCase& k = kPoolCases[c];
+    if (k.dilation != std::vector<int64_t>{1}) continue;  // avg_pool2d has no dilation
+    for (bool include_pad : {true, false}) {
+      const std::string name =
+          "case " + std::to_string(c) + (include_pad ? " include_pad" : " exclude_pad");
+      auto pool = [&](const Tensor& t) {
+        return avg_pool2d(t, k.kernel, k.stride, k.padding, k.ceil_mode, include_pad);
+      };
+      expect_avg_pool_matches(x, pool, name);
+      expect_avg_pool_matches(x.to(kBFloat16), pool, name + " bfloat16");
+    }
+  }
+  for (const std::vector<int64_t>& size :
+       {std::vector<int64_t>{1}, {3, 4}, {7, 5}, {11, 10}, {15, 13}}) {
+    expect_avg_pool_matches(
+        x, [&](const Tensor& t) { return adaptive_avg_pool2d(t, size); },
+        fmt::format("adaptive {}", size));
+  }
+}
+
+// ---- convolution (im2col + GEMM; backward col2im + GEMM) ----
+
+// cuBLAS and Eigen sum each product in different orders (TF32 stays off), so the results agree
+// to rounding: float32 to 1e-4 of values of order 1-10, float64 to 1e-10.
+TEST(CudaConv, Conv2dForwardAndBackwardMatchCpu) {
+  ACCEL_REQUIRE_CUDA();
+  struct ConvCase {
+    std::vector<int64_t> input, weight, stride, padding, dilation;
+    int64_t groups;
+  };
+  const std::vector<ConvCase> cases = {
+      {{2, 3, 10, 9}, {4, 3, 3, 3}, {2}, {1}, {1}, 1},
+      {{2, 3, 10, 9}, {5, 3, 3, 2}, {1}, {2, 1}, {2}, 1},
+      {{1, 4, 8, 8}, {6, 2, 3, 3}, {1, 2}, {1}, {1}, 2},
+      {{3, 2, 7, 6}, {3, 2, 1, 1}, {1}, {0}, {1}, 1},
+  };
+  manual_seed(9);
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const ConvCase& k = cases[c];
+    for (ScalarType t : {kFloat32, kFloat64}) {
+      const std::string name = fmt::format("case {} {}", c, t);
+      const double tolerance = t == kFloat32 ? 1e-4 : 1e-10;
+      const Tensor x = randn(k.input).to(t), w = randn(k.weight).to(t);
+      const Tensor b = randn({k.weight[0]}).to(t);
+      Tensor x_cpu = leaf(x, kCpu), w_cpu = leaf(w, kCpu), b_cpu = leaf(b, kCpu);
+      Tensor x_cuda = leaf(x, kCuda), w_cuda = leaf(w, kCuda), b_cuda = leaf(b, kCuda);
+      const Tensor out_cpu = conv2d(x_cpu, w_cpu, b_cpu, k.stride, k.padding, k.dilation, k.groups);
+      const Tensor out_cuda =
+          conv2d(x_cuda, w_cuda, b_cuda, k.stride, k.padding, k.dilation, k.groups);
+      expect_close(out_cpu, out_cuda, tolerance, tolerance, name + " output");
+      const Tensor grad = randn(out_cpu.sizes()).to(t);
+      out_cpu.backward(grad);
+      out_cuda.backward(grad.cuda());
+      expect_close(x_cpu.grad(), x_cuda.grad(), tolerance, tolerance, name + " input grad");
+      expect_close(w_cpu.grad(), w_cuda.grad(), tolerance, tolerance, name + " weight grad");
+      expect_close(b_cpu.grad(), b_cuda.grad(), tolerance, tolerance, name + " bias grad");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,125 @@
+// The CUDA runtime through the public API: copies between host and device in every dtype and
+// layout (blocking, and non-blocking from and to pinned memory), streams and events, device
+// selection and its errors, ops mixing devices, Module::to, item and printing of device
+// tensors. Each test skips itself without a GPU.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "accel/accel.h"
+#include "support/cuda_test.h"
+#include "support/expect_error.h"
+
+namespace accel {
+namespace {
+
+using testing::expect_error_containing;
+
+const Device kGpu(kCUDA, 0);
+
+TEST(CudaRuntime, CopiesRoundTripEveryDtypeAndLayout) {
+  ACCEL_REQUIRE_CUDA();
+  for (ScalarType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kUInt8, kBool}) {
+    const Tensor values = arange(24, kFloat64).reshape({2, 3, 4}).to(dtype);
+    const Tensor on_gpu = values.to(kGpu);
+    EXPECT_TRUE(on_gpu.is_cuda());
+    EXPECT_EQ(on_gpu.dtype(), dtype);
+    EXPECT_TRUE(equal(on_gpu.cpu(), values)) << dtype;
+    // A strided source and a strided destination on either side.
+    const Tensor transposed = values.transpose(0, 2);
+    EXPECT_TRUE(equal(transposed.to(kGpu).cpu(), transposed)) << dtype;
+    Tensor strided_gpu = zeros({4, 3, 2}, TensorOptions(dtype).device(kGpu)).transpose(0, 2);
+    strided_gpu.copy_(values);
+    EXPECT_TRUE(equal(strided_gpu.cpu(), values)) << dtype;
+    Tensor strided_cpu = zeros({4, 3, 2}, dtype).transpose(0, 2);
+    strided_cpu.copy_(on_gpu);
+    EXPECT_TRUE(equal(strided_cpu, values)) << dtype;
+  }
+  // Conversion and broadcasting across devices in one copy_.
+  Tensor target = empty({3, 4}, TensorOptions(kFloat32).device(kGpu));
+  target.copy_(arange(4, kInt64));
+  EXPECT_TRUE(equal(target.cpu(), arange(4, kFloat32).expand({3, 4})));
+}
+
+TEST(CudaRuntime, NonBlockingCopiesUsePinnedMemory) {
+  ACCEL_REQUIRE_CUDA();
+  const Tensor values = randn({1 << 20});
+  const Tensor pinned = values.pin_memory();
+  const Tensor on_gpu = pinned.to(kGpu, /*non_blocking=*/true);
+  const Tensor back = on_gpu.to(Device(kCPU), /*non_blocking=*/true);
+  EXPECT_TRUE(back.is_pinned());
+  current_stream(kGpu).synchronize();
+  EXPECT_TRUE(equal(back, values));
+  // Pageable memory: non_blocking is accepted and the copy is simply synchronous.
+  EXPECT_TRUE(equal(values.to(kGpu, true).cpu(), values));
+}
+
+TEST(CudaRuntime, StreamsEventsAndGuards) {
+  ACCEL_REQUIRE_CUDA();
+  const Stream side = cuda::stream_from_pool(kGpu);
+  EXPECT_NE(side.handle(), nullptr);
+  Tensor x = ones({1 << 20}, TensorOptions().device(kGpu));
+  Event ready;
+  ready.record(current_stream(kGpu));
+  Tensor y;
+  {
+    StreamGuard guard(side);
+    EXPECT_EQ(current_stream(kGpu), side);
+    ready.block(side);  // x was written on the default stream
+    y = x * 2;
+    x.record_stream(side);
+  }
+  Event done;
+  done.record(side);
+  done.synchronize();
+  EXPECT_TRUE(done.query());
+  EXPECT_EQ(y.sum().item<double>(), 2.0 * (1 << 20));
+  cuda::synchronize(kGpu);
+  {
+    cuda::DeviceGuard guard(kGpu);
+    EXPECT_EQ(current_stream(kGpu).handle(), nullptr);
+  }
+}
+
+TEST(CudaRuntime, DeviceErrorsNameTheDevicesAndTheOp) {
+  ACCEL_REQUIRE_CUDA();
+  const Device beyond(kCUDA, cuda::device_count());
+  expect_error_containing([&] { zeros({2}, TensorOptions().device(beyond)); }, "out of range");
+  const Tensor a = ones({3}), b = ones({3}, TensorOptions().device(kGpu));
+  expect_error_containing([&] { a + b; }, "add: expected all tensors to be on the same device");
+  expect_error_containing([&] { a + b; }, "cpu and cuda:0");
+  expect_error_containing([&] { matmul(b.reshape({1, 3}), a.reshape({3, 1})); }, "cuda:0 and cpu");
+}
+
+TEST(CudaRuntime, ModulesMoveInPlaceAndTrain) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(0);
+  nn::Sequential model{nn::Linear(4, 8), nn::BatchNorm1d(8), nn::ReLU(), nn::Linear(8, 1)};
+  optim::SGD optimizer(model->parameters(), optim::SGDOptions(0.1).momentum(0.9));
+  model->to(kGpu);
+  for (const Tensor& p : model->parameters()) EXPECT_TRUE(p.is_cuda());
+  for (const Tensor& b : model->buffers()) EXPECT_TRUE(b.is_cuda());
+  const Tensor x = randn({16, 4}).to(kGpu), y = randn({16, 1}).to(kGpu);
+  double first = 0, last = 0;
+  for (int step = 0; step < 20; ++step) {
+    optimizer.zero_grad();
+    const Tensor loss = nn::functional::mse_loss(model->forward(x), y);
+    loss.backward();
+    optimizer.step();
+    (step == 0 ? first : last) = loss.item<double>();
+  }
+  EXPECT_LT(last, first);
+}
+
+TEST(CudaRuntime, ItemAndPrintingReadTheDevice) {
+  ACCEL_REQUIRE_CUDA();
+  const Tensor t = full({2, 2}, 1.5, TensorOptions().device(kGpu));
+  EXPECT_EQ(t.sum().item<double>(), 6.0);
+  std::ostringstream printed;
+  printed << t;
+  EXPECT_NE(printed.str().find("1.5"), std::string::npos) << printed.str();
+  EXPECT_NE(printed.str().find("CUDAFloatType{2,2}"), std::string::npos) << printed.str();
+}
+
+}  // namespace
+}  // namespace accel
