@@ -17,8 +17,7 @@ namespace {
 thread_local std::array<void*, kMaxCudaDevices> current_cuda_streams{};
 
 void* current_handle(Device device, const char* op) {
-  ACCEL_CHECK(device.index >= 0 && device.index < kMaxCudaDevices, op, "invalid device {}",
-              device);
+  ACCEL_CHECK(device.index >= 0 && device.index < kMaxCudaDevices, op, "invalid device {}", device);
   return current_cuda_streams[static_cast<size_t>(device.index)];
 }
 

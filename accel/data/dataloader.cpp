@@ -168,10 +168,10 @@ void DataLoader::advance() {
     return;
   }
   try {
-    run.current = run.workers ? run.workers->next()
-                              : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next],
-                                           options_.seed(), run.epoch, run.next,
-                                           options_.pin_memory());
+    run.current = run.workers
+                      ? run.workers->next()
+                      : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next],
+                                   options_.seed(), run.epoch, run.next, options_.pin_memory());
   } catch (...) {
     run.finished = true;  // the iteration ends at a failed batch
     run.current = {};

@@ -54,7 +54,8 @@ void matmuls() {
     for (int64_t size : {4096, 8192}) {
       const Tensor a = randn({size, size}, TensorOptions(kFloat32).device(kGpu)).to(dtype);
       const Tensor b = randn({size, size}, TensorOptions(kFloat32).device(kGpu)).to(dtype);
-      const double s = seconds_per_call(5, size == 4096 ? 20 : 5, [&] { const Tensor c = matmul(a, b); });
+      const double s =
+          seconds_per_call(5, size == 4096 ? 20 : 5, [&] { const Tensor c = matmul(a, b); });
       const std::string name = fmt::format("matmul_{}_{}_TFLOPs", to_string(dtype), size);
       report(name.c_str(), 2.0 * static_cast<double>(size * size * size) / s / 1e12);
     }

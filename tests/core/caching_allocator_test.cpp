@@ -158,7 +158,7 @@ class CacheEnabled {
   bool previous_;
 };
 
-// A caching allocator over a fake device of `capacity` bytes.
+// A caching allocator over a fake device of `capacity` bytes, caching for the rig's lifetime.
 struct Rig {
   explicit Rig(size_t capacity = size_t{1} << 30)
       : ledger(std::make_shared<Ledger>(capacity)),
@@ -184,6 +184,14 @@ struct Rig {
            << " (expected " << cached << "), the device holds " << held;
   }
 
+  // Gives the cache back to the device: with every block freed, nothing may remain, neither on
+  // the books nor on the device.
+  ::testing::AssertionResult empty_cache_releases_everything() {
+    allocator.empty_cache();
+    return bytes_are(0, 0, 0);
+  }
+
+  CacheEnabled cache{true};  // declared first: caching is on before the allocator is built
   std::shared_ptr<Ledger> ledger;
   CachingAllocator allocator;
 };
@@ -191,7 +199,6 @@ struct Rig {
 char* bytes(void* p) { return static_cast<char*>(p); }
 
 TEST(CachingAllocator, RoundsRequestsAndChoosesPools) {
-  CacheEnabled cache(true);
   Rig rig;
   void* tiny = rig.allocate(1);  // 512 B, carved from a 2 MiB segment of the small pool
   EXPECT_TRUE(rig.bytes_are(512, kSmallSegment, kSmallSegment - 512));
@@ -219,13 +226,11 @@ TEST(CachingAllocator, RoundsRequestsAndChoosesPools) {
 
   for (void* p : {tiny, ten, huge, mib, small}) rig.deallocate(p);
   EXPECT_TRUE(rig.bytes_are(0, 58 * kMiB, 58 * kMiB));
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
   EXPECT_EQ(rig.stats().num_system_frees, 4);
 }
 
 TEST(CachingAllocator, ReusesAFreedBlock) {
-  CacheEnabled cache(true);
   Rig rig;
   void* first = rig.allocate(3000);
   rig.deallocate(first);
@@ -242,7 +247,6 @@ TEST(CachingAllocator, ReusesAFreedBlock) {
 }
 
 TEST(CachingAllocator, SplitsASegmentAndMergesItBack) {
-  CacheEnabled cache(true);
   Rig rig;
   std::vector<void*> quarters;
   for (int i = 0; i < 4; ++i) quarters.push_back(rig.allocate(512 * kKiB));
@@ -269,7 +273,6 @@ TEST(CachingAllocator, SplitsASegmentAndMergesItBack) {
 }
 
 TEST(CachingAllocator, TakesTheBestFittingBlock) {
-  CacheEnabled cache(true);
   Rig rig;
   // Free blocks of 256, 128 and 512 KiB kept apart by blocks in use, and an 896 KiB tail.
   std::vector<void*> separators;
@@ -294,12 +297,10 @@ TEST(CachingAllocator, TakesTheBestFittingBlock) {
 
   for (void* p : {for_100k, for_200k, for_400k, for_600k}) rig.deallocate(p);
   for (void* p : separators) rig.deallocate(p);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, SplitsOnlyRemaindersWorthKeeping) {
-  CacheEnabled cache(true);
   Rig rig;
   // Large pool: a 6 MiB request splits its 20 MiB segment; 19.5 MiB leaves 0.5 MiB unsplit.
   void* six = rig.allocate(6 * kMiB);
@@ -320,12 +321,10 @@ TEST(CachingAllocator, SplitsOnlyRemaindersWorthKeeping) {
   EXPECT_EQ(rig.stats().cached_bytes, 20 * kMiB + (kSmallSegment - 2048) + 512);
   rig.deallocate(kib);
   rig.deallocate(separator);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, KeepsStreamsApart) {
-  CacheEnabled cache(true);
   Rig rig;
   void* on_side = rig.allocate(4096, kSide);
   rig.deallocate(on_side);
@@ -337,12 +336,10 @@ TEST(CachingAllocator, KeepsStreamsApart) {
   EXPECT_EQ(rig.stats().num_system_allocations, 2);
   rig.deallocate(on_copy);
   rig.deallocate(on_side_again);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, RecordStreamDefersReuseUntilTheEventsComplete) {
-  CacheEnabled cache(true);
   Rig rig;
   void* block = rig.allocate(4096);
   rig.allocator.record_stream(block, kSide);
@@ -375,24 +372,20 @@ TEST(CachingAllocator, RecordStreamDefersReuseUntilTheEventsComplete) {
   EXPECT_EQ(rig.stats().num_system_allocations, 1);
 
   for (void* p : {other, while_copying, after_copy}) rig.deallocate(p);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, CpuStreamsNeedNoEvent) {
-  CacheEnabled cache(true);
   Rig rig;
   void* block = rig.allocate(4096);
   rig.allocator.record_stream(block, Stream(Device(kCPU), nullptr));
   rig.deallocate(block);
   EXPECT_EQ(rig.ledger->live_events(), 0u);
   EXPECT_TRUE(rig.bytes_are(0, kSmallSegment, kSmallSegment));
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, EmptyCacheKeepsBlocksAwaitingEvents) {
-  CacheEnabled cache(true);
   Rig rig;
   void* block = rig.allocate(4096);
   rig.allocator.record_stream(block, kSide);
@@ -402,14 +395,12 @@ TEST(CachingAllocator, EmptyCacheKeepsBlocksAwaitingEvents) {
   EXPECT_EQ(rig.stats().num_system_frees, 0);
 
   rig.ledger->complete_events();
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
   EXPECT_EQ(rig.stats().num_system_frees, 1);
   EXPECT_EQ(rig.ledger->live_events(), 0u);
 }
 
 TEST(CachingAllocator, OutOfMemoryReleasesTheCacheAndRetries) {
-  CacheEnabled cache(true);
   Rig rig(24 * kMiB);
   void* six = rig.allocate(6 * kMiB);  // a 20 MiB segment
   void* small = rig.allocate(4096);    // a 2 MiB segment
@@ -424,12 +415,10 @@ TEST(CachingAllocator, OutOfMemoryReleasesTheCacheAndRetries) {
   EXPECT_EQ(s.num_system_frees, 1);
   rig.deallocate(big);
   rig.deallocate(small);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, OutOfMemoryThrowsAndLeavesTheBooksIntact) {
-  CacheEnabled cache(true);
   Rig rig(24 * kMiB);
   void* live = rig.allocate(4096);
   rig.deallocate(rig.allocate(6 * kMiB));  // a cached 20 MiB segment
@@ -454,12 +443,10 @@ TEST(CachingAllocator, OutOfMemoryThrowsAndLeavesTheBooksIntact) {
   EXPECT_TRUE(rig.bytes_are(6 * kMiB + 4096, 22 * kMiB, kSmallSegment - 4096 + 14 * kMiB));
   rig.deallocate(again);
   rig.deallocate(live);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, MisuseIsAnError) {
-  CacheEnabled cache(true);
   Rig rig;
   EXPECT_EQ(rig.allocate(0), nullptr);
   EXPECT_NO_THROW(rig.deallocate(nullptr));
@@ -479,12 +466,10 @@ TEST(CachingAllocator, MisuseIsAnError) {
                           "or was freed already");
   EXPECT_TRUE(rig.bytes_are(0, kSmallSegment, kSmallSegment));
   EXPECT_EQ(rig.stats().num_allocations, 1);
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
 }
 
 TEST(CachingAllocator, DisabledCacheReturnsMemoryAtOnce) {
-  CacheEnabled cache(true);
   Rig rig;
   rig.deallocate(rig.allocate(4096));  // cached while the cache is on
   EXPECT_TRUE(rig.bytes_are(0, kSmallSegment, kSmallSegment));
@@ -504,15 +489,13 @@ TEST(CachingAllocator, DisabledCacheReturnsMemoryAtOnce) {
   rig.deallocate(shared);
   EXPECT_TRUE(rig.bytes_are(0, 4096, 0));
   rig.ledger->complete_events();
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
   const AllocatorStats s = rig.stats();
   EXPECT_EQ(s.num_cache_hits, 0);
   EXPECT_EQ(s.num_system_allocations, s.num_system_frees);
 }
 
 TEST(CachingAllocator, TracksThePeak) {
-  CacheEnabled cache(true);
   Rig rig;
   void* a = rig.allocate(kMiB);
   void* b = rig.allocate(3 * kMiB);
@@ -544,7 +527,6 @@ TEST(CachingAllocator, DestructorReleasesOnlyFreeSegments) {
 // side streams and free, while another thread completes events and reads the statistics. A
 // block handed to two owners at once shows as a wrong tag (and a data race under TSan).
 TEST(AllocatorThreads, CachingAllocatorUnderContention) {
-  CacheEnabled cache(true);
   Rig rig(size_t{16} << 30);
   struct Held {
     unsigned char* ptr;
@@ -615,8 +597,7 @@ TEST(AllocatorThreads, CachingAllocatorUnderContention) {
   gpu.join();
 
   rig.ledger->complete_events();
-  rig.allocator.empty_cache();
-  EXPECT_TRUE(rig.bytes_are(0, 0, 0));
+  EXPECT_TRUE(rig.empty_cache_releases_everything());
   EXPECT_EQ(rig.ledger->live_events(), 0u);
   const AllocatorStats s = rig.stats();
   EXPECT_EQ(s.num_allocations, kThreads * kSteps);

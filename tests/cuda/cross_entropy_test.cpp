@@ -11,12 +11,16 @@
 #include "accel/accel.h"
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using F::Reduction;
 using testing::error_of;
+using testing::expect_matches_cpu;
+using testing::expect_same_bits;
+using testing::Tolerance;
 
 const Device kGpu(kCUDA, 0);
 
@@ -41,9 +45,6 @@ const std::vector<Case> kCases = {
 // How far the GPU may be from the CPU (|gpu - cpu| <= rtol |cpu| + atol): both accumulate in
 // the same type, in other orders; a bfloat16 result may also round to a neighbouring value, a
 // step being up to 2^-7 of it.
-struct Tolerance {
-  double rtol, atol;
-};
 Tolerance tolerance(ScalarType t) {
   if (t == kFloat64) return {1e-10, 1e-12};
   return t == kFloat32 ? Tolerance{1e-5, 1e-6} : Tolerance{1.6e-2, 1e-3};
@@ -84,16 +85,6 @@ std::pair<Tensor, Tensor> loss_and_gradient(const Tensor& x, const Tensor& targe
   return {loss, leaf.grad()};
 }
 
-void expect_close(const Tensor& gpu, const Tensor& cpu, Tolerance tol, const std::string& what) {
-  ASSERT_TRUE(gpu.is_cuda()) << what;
-  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what;
-  ASSERT_EQ(gpu.sizes().vec(), cpu.sizes().vec()) << what;
-  const Tensor a = gpu.cpu().to(kFloat64);
-  const Tensor e = cpu.to(kFloat64);
-  EXPECT_TRUE(a.allclose(e, tol.rtol, tol.atol, /*equal_nan=*/true))
-      << what << ": largest difference " << (a - e).abs().max().item<double>();
-}
-
 TEST(CudaCrossEntropy, ValuesAndGradientsMatchCpu) {
   ACCEL_REQUIRE_CUDA();
   for (ScalarType dtype : {kFloat32, kFloat64, kBFloat16}) {
@@ -110,8 +101,8 @@ TEST(CudaCrossEntropy, ValuesAndGradientsMatchCpu) {
                                     : scalar_tensor(1.0, dtype);
         const auto [cpu_loss, cpu_grad] = loss_and_gradient(x, target, options, upstream);
         const auto [gpu_loss, gpu_grad] = loss_and_gradient(x.to(kGpu), target, options, upstream);
-        expect_close(gpu_loss, cpu_loss, tolerance(dtype), what + " loss");
-        expect_close(gpu_grad, cpu_grad, tolerance(dtype), what + " gradient");
+        expect_matches_cpu(gpu_loss, cpu_loss, tolerance(dtype), what + " loss");
+        expect_matches_cpu(gpu_grad, cpu_grad, tolerance(dtype), what + " gradient");
       }
     }
   }
@@ -128,8 +119,9 @@ TEST(CudaCrossEntropy, RepeatedRunsGiveTheSameBits) {
     const auto [loss, grad] = loss_and_gradient(x, target, options, upstream);
     for (int run = 0; run < 3; ++run) {
       const auto [again, grad_again] = loss_and_gradient(x, target, options, upstream);
-      EXPECT_TRUE(again.cpu().equal(loss.cpu())) << c.name << " loss, run " << run;
-      EXPECT_TRUE(grad_again.cpu().equal(grad.cpu())) << c.name << " gradient, run " << run;
+      const std::string what = c.name + ", run " + std::to_string(run);
+      expect_same_bits(again, loss, what + " loss");
+      expect_same_bits(grad_again, grad, what + " gradient");
     }
   }
 }

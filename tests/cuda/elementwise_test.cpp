@@ -15,11 +15,14 @@
 #include "accel/core/backend.h"  // integer division: no public op divides integers
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::expect_matches_cpu;
+using testing::Tolerance;
 
 const Device kGpu(kCUDA, 0);
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -33,11 +36,6 @@ const std::vector<ScalarType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat
 std::string name_of(ScalarType t) { return std::string(to_string(t)); }
 
 // ---- how far a GPU result may be from the CPU's: |gpu - cpu| <= atol + rtol * |cpu| ----
-
-struct Tolerance {
-  double rtol = 0;
-  double atol = 0;
-};
 
 // Selections (abs, relu, clamp, maximum, where, ...), comparisons, integer and bool results,
 // and single IEEE-rounded +, -, *, / (both devices round to nearest): no difference at all.
@@ -78,40 +76,6 @@ Tolerance gradient_tolerance(ScalarType dtype) {
       return math_tolerance(dtype);
     default:
       return {1e-6, 4e-6};
-  }
-}
-
-// Expects `gpu` (a CUDA result) to match `cpu` within `tol`: NaN must meet NaN and an infinity
-// itself; integer and bool results are compared exactly, as int64.
-void expect_matches(const Tensor& gpu, const Tensor& cpu, Tolerance tol, const std::string& what) {
-  ASSERT_TRUE(gpu.is_cuda()) << what << ": the result left the device";
-  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what << ": dtype";
-  ASSERT_EQ(gpu.sizes(), cpu.sizes()) << what << ": shape";
-  const Tensor back = gpu.cpu();
-  int reported = 0;
-  if (!cpu.is_floating_point()) {
-    const Tensor g = back.to(kInt64).contiguous(), c = cpu.to(kInt64).contiguous();
-    const int64_t* pg = g.data_ptr<int64_t>();
-    const int64_t* pc = c.data_ptr<int64_t>();
-    for (int64_t i = 0; i < c.numel(); ++i) {
-      if (pg[i] != pc[i] && reported++ < 5) {
-        ADD_FAILURE() << what << ": element " << i << " is " << pg[i] << ", expected " << pc[i];
-      }
-    }
-    return;
-  }
-  const Tensor g = back.to(kFloat64).contiguous(), c = cpu.to(kFloat64).contiguous();
-  const double* pg = g.data_ptr<double>();
-  const double* pc = c.data_ptr<double>();
-  for (int64_t i = 0; i < c.numel(); ++i) {
-    const bool ok = std::isnan(pc[i]) ? std::isnan(pg[i])
-                    : std::isinf(pc[i])
-                        ? pg[i] == pc[i]
-                        : std::abs(pg[i] - pc[i]) <= tol.atol + tol.rtol * std::abs(pc[i]);
-    if (!ok && reported++ < 5) {
-      ADD_FAILURE() << what << ": element " << i << " is " << pg[i] << ", expected " << pc[i]
-                    << " (rtol " << tol.rtol << ", atol " << tol.atol << ")";
-    }
   }
 }
 
@@ -196,8 +160,8 @@ TEST(CudaElementwise, UnaryOpsAndGradientsMatchCpu) {
       // 67 x 45 elements: not a multiple of any packet width, so the tail path runs too.
       const Tensor x = uniform({67, 45}, c.lo, c.hi, dtype, 1);
       const Tensor on_gpu = x.to(kGpu);
-      expect_matches(c.fn(on_gpu), c.fn(x), tol, what + " forward");
-      expect_matches(c.fn(on_gpu.t()), c.fn(x.t()), tol, what + " forward, transposed input");
+      expect_matches_cpu(c.fn(on_gpu), c.fn(x), tol, what + " forward");
+      expect_matches_cpu(c.fn(on_gpu.t()), c.fn(x.t()), tol, what + " forward, transposed input");
 
       const Tensor cpu_leaf = x.clone().requires_grad_();
       const Tensor gpu_leaf = x.to(kGpu).requires_grad_();
@@ -205,8 +169,8 @@ TEST(CudaElementwise, UnaryOpsAndGradientsMatchCpu) {
       c.fn(cpu_leaf).backward(upstream);
       c.fn(gpu_leaf).backward(upstream.to(kGpu));
       ASSERT_TRUE(gpu_leaf.grad().defined()) << what << ": no gradient";
-      expect_matches(gpu_leaf.grad(), cpu_leaf.grad(), c.exact ? kExact : gradient_tolerance(dtype),
-                     what + " gradient");
+      expect_matches_cpu(gpu_leaf.grad(), cpu_leaf.grad(),
+                         c.exact ? kExact : gradient_tolerance(dtype), what + " gradient");
     }
   }
 }
@@ -217,9 +181,9 @@ TEST(CudaElementwise, UnaryOpsOnIntegersMatchCpu) {
     const std::string what = name_of(dtype);
     const Tensor x = sample({9, 31}, dtype, 3);
     const Tensor on_gpu = x.to(kGpu);
-    expect_matches(abs(on_gpu), abs(x), kExact, "abs " + what);  // keeps the integer type
-    expect_matches(relu(on_gpu), relu(x), kExact, "relu " + what);
-    expect_matches(exp(on_gpu), exp(x), math_tolerance(kFloat32), "exp " + what);  // float32
+    expect_matches_cpu(abs(on_gpu), abs(x), kExact, "abs " + what);  // keeps the integer type
+    expect_matches_cpu(relu(on_gpu), relu(x), kExact, "relu " + what);
+    expect_matches_cpu(exp(on_gpu), exp(x), math_tolerance(kFloat32), "exp " + what);  // float32
   }
 }
 
@@ -245,29 +209,30 @@ TEST(CudaElementwise, ClampAndItsGradientMatchCpu) {
     for (const auto& [lo, hi] : bounds) {
       const std::string what =
           "clamp(" + std::string(lo ? "min" : "") + (hi ? " max" : "") + ") " + name_of(dtype);
-      expect_matches(clamp(on_gpu, lo, hi), clamp(x, lo, hi), kExact, what);
+      expect_matches_cpu(clamp(on_gpu, lo, hi), clamp(x, lo, hi), kExact, what);
       // The gradient passes strictly inside the bounds only: 0 on them and at NaN.
       const Tensor cpu_leaf = x.clone().requires_grad_();
       const Tensor gpu_leaf = x.to(kGpu).requires_grad_();
       clamp(cpu_leaf, lo, hi).backward(upstream);
       clamp(gpu_leaf, lo, hi).backward(upstream.to(kGpu));
-      expect_matches(gpu_leaf.grad(), cpu_leaf.grad(), kExact, what + " gradient");
+      expect_matches_cpu(gpu_leaf.grad(), cpu_leaf.grad(), kExact, what + " gradient");
     }
     // min > max gives max everywhere; a NaN bound gives NaN everywhere.
-    expect_matches(clamp(on_gpu, 2.0, -1.0), clamp(x, 2.0, -1.0), kExact,
-                   "clamp min > max " + name_of(dtype));
-    expect_matches(clamp(on_gpu, kNan, std::nullopt), clamp(x, kNan, std::nullopt), kExact,
-                   "clamp NaN min " + name_of(dtype));
+    expect_matches_cpu(clamp(on_gpu, 2.0, -1.0), clamp(x, 2.0, -1.0), kExact,
+                       "clamp min > max " + name_of(dtype));
+    expect_matches_cpu(clamp(on_gpu, kNan, std::nullopt), clamp(x, kNan, std::nullopt), kExact,
+                       "clamp NaN min " + name_of(dtype));
   }
   for (ScalarType dtype : kIntegerTypes) {
     const Tensor x = sample({64}, dtype, 5);
     const Tensor on_gpu = x.to(kGpu);
     for (const auto& [lo, hi] : std::vector<Bounds>{{2, 7}, {4, std::nullopt}, {std::nullopt, 3}}) {
-      expect_matches(clamp(on_gpu, lo, hi), clamp(x, lo, hi), kExact, "clamp " + name_of(dtype));
+      expect_matches_cpu(clamp(on_gpu, lo, hi), clamp(x, lo, hi), kExact,
+                         "clamp " + name_of(dtype));
     }
     // A float bound promotes to float32.
-    expect_matches(clamp(on_gpu, 1.5, std::nullopt), clamp(x, 1.5, std::nullopt), kExact,
-                   "clamp with a float bound " + name_of(dtype));
+    expect_matches_cpu(clamp(on_gpu, 1.5, std::nullopt), clamp(x, 1.5, std::nullopt), kExact,
+                       "clamp with a float bound " + name_of(dtype));
   }
 }
 
@@ -335,8 +300,8 @@ TEST(CudaElementwise, BinaryOpsAndComparisonsMatchCpu) {
         if (dtype == kBool && !c.takes_bool) continue;
         const Tensor expected = c.fn(a, b);
         const Tolerance tol = c.uses_libm ? math_tolerance(expected.dtype()) : kExact;
-        expect_matches(c.fn(a_gpu, b_gpu), expected, tol,
-                       std::string(c.name) + " " + name_of(dtype) + ", " + layout_name);
+        expect_matches_cpu(c.fn(a_gpu, b_gpu), expected, tol,
+                           std::string(c.name) + " " + name_of(dtype) + ", " + layout_name);
       }
     }
   }
@@ -348,19 +313,19 @@ TEST(CudaElementwise, TensorScalarOpsMatchCpu) {
     const Tensor x = sample({41, 13}, dtype, 14);
     const Tensor on_gpu = x.to(kGpu);
     const std::string what = " " + name_of(dtype);
-    expect_matches(on_gpu * 2.5, x * 2.5, kExact, "x * 2.5" + what);
-    expect_matches(on_gpu - 0.75, x - 0.75, kExact, "x - 0.75" + what);
-    expect_matches(gt(on_gpu, 0.5), gt(x, 0.5), kExact, "x > 0.5" + what);
-    expect_matches(pow(on_gpu, 3), pow(x, 3), math_tolerance(dtype), "x ** 3" + what);
+    expect_matches_cpu(on_gpu * 2.5, x * 2.5, kExact, "x * 2.5" + what);
+    expect_matches_cpu(on_gpu - 0.75, x - 0.75, kExact, "x - 0.75" + what);
+    expect_matches_cpu(gt(on_gpu, 0.5), gt(x, 0.5), kExact, "x > 0.5" + what);
+    expect_matches_cpu(pow(on_gpu, 3), pow(x, 3), math_tolerance(dtype), "x ** 3" + what);
   }
   for (ScalarType dtype : kIntegerTypes) {
     const Tensor x = sample({41, 13}, dtype, 15);
     const Tensor on_gpu = x.to(kGpu);
     const std::string what = " " + name_of(dtype);
-    expect_matches(on_gpu + 3, x + 3, kExact, "x + 3" + what);
-    expect_matches(on_gpu * 2, x * 2, kExact, "x * 2" + what);
-    expect_matches(on_gpu * 0.5, x * 0.5, kExact, "x * 0.5 (float32)" + what);
-    expect_matches(ge(on_gpu, 1), ge(x, 1), kExact, "x >= 1" + what);
+    expect_matches_cpu(on_gpu + 3, x + 3, kExact, "x + 3" + what);
+    expect_matches_cpu(on_gpu * 2, x * 2, kExact, "x * 2" + what);
+    expect_matches_cpu(on_gpu * 0.5, x * 0.5, kExact, "x * 0.5 (float32)" + what);
+    expect_matches_cpu(ge(on_gpu, 1), ge(x, 1), kExact, "x >= 1" + what);
   }
 }
 
@@ -392,7 +357,7 @@ TEST(CudaElementwise, IntegerDivisionByZeroRaisesAtTheNextSync) {
         is_bool ? tensor({true, false, true}) : tensor({7, is_signed ? -7 : 200, 9, 12}).to(dtype);
     const Tensor b =
         is_bool ? tensor({true, true, true}) : tensor({2, 2, is_signed ? -4 : 4, 5}).to(dtype);
-    expect_matches(divide(a.to(kGpu), b.to(kGpu)), divide(a, b), kExact, what);
+    expect_matches_cpu(divide(a.to(kGpu), b.to(kGpu)), divide(a, b), kExact, what);
 
     // With a zero divisor the CPU throws at once; the GPU writes 0 there and raises the error
     // at the next synchronization (the copy to the host), once.
@@ -422,14 +387,14 @@ TEST(CudaElementwise, WhereAndMaskedFillMatchCpu) {
     const Scalar value = dtype == kBool             ? Scalar(true)
                          : is_floating_point(dtype) ? Scalar(-2.5)
                                                     : Scalar(7);
-    expect_matches(where(c_gpu, a_gpu, b_gpu.t()), where(condition, a, b.t()), kExact,
-                   "where" + what);
-    expect_matches(masked_fill(a_gpu, m_gpu, value), masked_fill(a, mask, value), kExact,
-                   "masked_fill" + what);
-    expect_matches(where(c_gpu, a_gpu, value), where(condition, a, value), kExact,
-                   "where(c, x, scalar)" + what);
-    expect_matches(where(c_gpu, value, a_gpu), where(condition, value, a), kExact,
-                   "where(c, scalar, x)" + what);
+    expect_matches_cpu(where(c_gpu, a_gpu, b_gpu.t()), where(condition, a, b.t()), kExact,
+                       "where" + what);
+    expect_matches_cpu(masked_fill(a_gpu, m_gpu, value), masked_fill(a, mask, value), kExact,
+                       "masked_fill" + what);
+    expect_matches_cpu(where(c_gpu, a_gpu, value), where(condition, a, value), kExact,
+                       "where(c, x, scalar)" + what);
+    expect_matches_cpu(where(c_gpu, value, a_gpu), where(condition, value, a), kExact,
+                       "where(c, scalar, x)" + what);
   }
   // Their gradients zero the unselected places.
   const Tensor upstream = uniform({4, 6}, -1, 1, kFloat32, 20);
@@ -438,7 +403,7 @@ TEST(CudaElementwise, WhereAndMaskedFillMatchCpu) {
   const Tensor gpu_leaf = x.to(kGpu).requires_grad_();
   where(condition, cpu_leaf, 0.0).backward(upstream);
   where(condition.to(kGpu), gpu_leaf, 0.0).backward(upstream.to(kGpu));
-  expect_matches(gpu_leaf.grad(), cpu_leaf.grad(), kExact, "where gradient");
+  expect_matches_cpu(gpu_leaf.grad(), cpu_leaf.grad(), kExact, "where gradient");
 }
 
 // ---- allclose and equal ----
@@ -507,14 +472,14 @@ TEST(CudaElementwise, LargeContiguousOperandsMatchCpu) {
     const std::string what = " " + name_of(dtype) + ", " + std::to_string(n) + " elements";
     const Tensor a = sample({n}, dtype, 27), b = sample({n}, dtype, 28);
     const Tensor a_gpu = a.to(kGpu), b_gpu = b.to(kGpu);
-    expect_matches(a_gpu + b_gpu, a + b, kExact, "add" + what);
-    expect_matches(a_gpu * b_gpu, a * b, kExact, "mul" + what);
-    expect_matches(gt(a_gpu, b_gpu), gt(a, b), kExact, "gt" + what);
-    expect_matches(where(gt(a_gpu, b_gpu), a_gpu, b_gpu), where(gt(a, b), a, b), kExact,
-                   "where" + what);
-    expect_matches(relu(a_gpu), relu(a), kExact, "relu" + what);
+    expect_matches_cpu(a_gpu + b_gpu, a + b, kExact, "add" + what);
+    expect_matches_cpu(a_gpu * b_gpu, a * b, kExact, "mul" + what);
+    expect_matches_cpu(gt(a_gpu, b_gpu), gt(a, b), kExact, "gt" + what);
+    expect_matches_cpu(where(gt(a_gpu, b_gpu), a_gpu, b_gpu), where(gt(a, b), a, b), kExact,
+                       "where" + what);
+    expect_matches_cpu(relu(a_gpu), relu(a), kExact, "relu" + what);
     if (is_floating_point(dtype)) {
-      expect_matches(sigmoid(a_gpu), sigmoid(a), math_tolerance(dtype), "sigmoid" + what);
+      expect_matches_cpu(sigmoid(a_gpu), sigmoid(a), math_tolerance(dtype), "sigmoid" + what);
     }
   }
 }
@@ -531,13 +496,13 @@ TEST(CudaElementwise, UnalignedContiguousViewsMatchCpu) {
       const Tensor a_gpu = base_a.to(kGpu).narrow(0, 1, n);
       const Tensor b_gpu = base_b.to(kGpu).narrow(0, 1, n);
       ASSERT_TRUE(a_gpu.is_contiguous());
-      expect_matches(a_gpu + b_gpu, a + b, kExact, "add" + what);
-      expect_matches(relu(a_gpu), relu(a), kExact, "relu" + what);
-      expect_matches(clamp(a_gpu, -1, 1), clamp(a, -1, 1), kExact, "clamp" + what);
-      expect_matches(where(gt(a_gpu, b_gpu), a_gpu, b_gpu), where(gt(a, b), a, b), kExact,
-                     "where" + what);
+      expect_matches_cpu(a_gpu + b_gpu, a + b, kExact, "add" + what);
+      expect_matches_cpu(relu(a_gpu), relu(a), kExact, "relu" + what);
+      expect_matches_cpu(clamp(a_gpu, -1, 1), clamp(a, -1, 1), kExact, "clamp" + what);
+      expect_matches_cpu(where(gt(a_gpu, b_gpu), a_gpu, b_gpu), where(gt(a, b), a, b), kExact,
+                         "where" + what);
       if (is_floating_point(dtype)) {
-        expect_matches(exp(a_gpu), exp(a), math_tolerance(dtype), "exp" + what);
+        expect_matches_cpu(exp(a_gpu), exp(a), math_tolerance(dtype), "exp" + what);
       }
     }
   }

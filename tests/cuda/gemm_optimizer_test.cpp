@@ -9,11 +9,13 @@
 #include "accel/accel.h"
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::expect_matches_cpu;
 
 constexpr Device kCuda(kCUDA);
 constexpr ScalarType kFloatTypes[] = {kFloat32, kFloat64, kFloat16, kBFloat16};
@@ -21,19 +23,6 @@ constexpr ScalarType kFloatTypes[] = {kFloat32, kFloat64, kFloat16, kBFloat16};
 // Standard-normal values drawn in float64 and rounded once to `dtype`, on the CPU.
 Tensor normal_values(IntArrayRef sizes, ScalarType dtype, Generator& generator) {
   return randn(sizes, TensorOptions(kFloat64), &generator).to(dtype);
-}
-
-// |cuda - cpu| <= atol + rtol * |cpu| everywhere, compared on the CPU in float64.
-void expect_close(const Tensor& cuda_result, const Tensor& cpu_result, double rtol, double atol) {
-  ASSERT_TRUE(cuda_result.is_cuda());
-  ASSERT_TRUE(cpu_result.is_cpu());
-  ASSERT_EQ(cuda_result.dtype(), cpu_result.dtype());
-  ASSERT_EQ(cuda_result.sizes(), cpu_result.sizes());
-  const Tensor actual = cuda_result.cpu().to(kFloat64);
-  const Tensor expected = cpu_result.to(kFloat64);
-  EXPECT_TRUE(actual.allclose(expected, rtol, atol))
-      << "max |difference| " << (actual - expected).abs().max().item<double>() << " for "
-      << cpu_result.dtype() << " of shape " << cpu_result.sizes();
 }
 
 // How closely a product over an inner dimension k matches the CPU's: float32 and float64 to
@@ -47,7 +36,8 @@ double product_atol(double rtol, int64_t k) {
 void expect_product_close(const Tensor& cuda_result, const Tensor& cpu_result, int64_t k) {
   const ScalarType dtype = cpu_result.dtype();
   const double rtol = dtype == kFloat64 ? 1e-12 : dtype == kFloat32 ? 1e-5 : 1e-2;
-  expect_close(cuda_result, cpu_result, rtol, product_atol(rtol, k));
+  expect_matches_cpu(cuda_result, cpu_result, {rtol, product_atol(rtol, k)},
+                     fmt::format("{} product over k = {}", dtype, k));
 }
 
 // An operand on both devices: the same values, seen through the same view. The view is taken
@@ -223,9 +213,9 @@ TEST(CudaGemm, LinearAndItsGradientsMatchCpu) {
     return std::vector<Tensor>{y.detach(), xd.grad(), wd.grad(), bd.grad()};
   };
   const std::vector<Tensor> on_cuda = run(kCuda), on_cpu = run(Device(kCPU));
+  const char* names[] = {"output", "input gradient", "weight gradient", "bias gradient"};
   for (size_t i = 0; i < on_cpu.size(); ++i) {
-    SCOPED_TRACE(i);
-    expect_close(on_cuda[i], on_cpu[i], 1e-5, 1e-3);
+    expect_matches_cpu(on_cuda[i], on_cpu[i], {1e-5, 1e-3}, names[i]);
   }
 }
 
@@ -257,13 +247,13 @@ TEST(CudaGemm, Tf32TradesPrecisionOnlyWhileAllowed) {
   const Tensor exact = matmul(a.to(kFloat64), b.to(kFloat64)).to(kFloat32);
   EXPECT_FALSE(cuda::allow_tf32());
   const Tensor ad = a.to(kCuda), bd = b.to(kCuda);
-  expect_close(matmul(ad, bd), exact, 1e-5, product_atol(1e-5, k));
+  expect_matches_cpu(matmul(ad, bd), exact, {1e-5, product_atol(1e-5, k)}, "before TF32");
   cuda::set_allow_tf32(true);
   EXPECT_TRUE(cuda::allow_tf32());
   // TF32 keeps 10 mantissa bits of each input: each term is off by about 1e-3.
-  expect_close(matmul(ad, bd), exact, 1e-2, product_atol(1e-2, k));
+  expect_matches_cpu(matmul(ad, bd), exact, {1e-2, product_atol(1e-2, k)}, "with TF32");
   cuda::set_allow_tf32(false);
-  expect_close(matmul(ad, bd), exact, 1e-5, product_atol(1e-5, k));
+  expect_matches_cpu(matmul(ad, bd), exact, {1e-5, product_atol(1e-5, k)}, "after TF32");
 }
 
 // ---- optimizers: ten steps on CUDA equal ten steps on the CPU ----
@@ -300,7 +290,7 @@ void expect_same_steps(ScalarType dtype, const MakeOptimizer& make, double rtol)
   }
   for (size_t i = 0; i < cpu_params.size(); ++i) {
     SCOPED_TRACE(::testing::Message() << "parameter " << i);
-    expect_close(cuda_params[i].detach(), cpu_params[i].detach(), rtol, rtol);
+    expect_matches_cpu(cuda_params[i], cpu_params[i], {rtol, rtol}, "values");
     const optim::ParamState& cpu_state = cpu_opt->state(cpu_params[i]);
     const optim::ParamState& cuda_state = cuda_opt->state(cuda_params[i]);
     ASSERT_EQ(cpu_state.size(), cuda_state.size());
@@ -309,7 +299,7 @@ void expect_same_steps(ScalarType dtype, const MakeOptimizer& make, double rtol)
       ASSERT_EQ(cuda_state.count(key), 1u);
       const Tensor& on_cuda = cuda_state.at(key);
       if (on_cuda.is_cuda()) {
-        expect_close(on_cuda, value, rtol, rtol);
+        expect_matches_cpu(on_cuda, value, {rtol, rtol}, key);
       } else {
         EXPECT_TRUE(on_cuda.equal(value));  // the step count
       }
@@ -394,7 +384,7 @@ TEST(CudaLossScaling, UnscaleDividesAndFlagsNonFiniteGradients) {
     p.set_grad((values * 1024.0).to(kCuda));
     scaler.unscale_(sgd);
     EXPECT_FALSE(scaler.found_inf());
-    expect_close(p.grad(), values, 1e-6, 0);
+    expect_matches_cpu(p.grad(), values, {.rtol = 1e-6}, "unscaled gradient");
     scaler.update();
 
     Tensor with_inf = values.clone();

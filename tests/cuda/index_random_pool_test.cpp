@@ -4,8 +4,8 @@
 // must surface as accel::Error at the next synchronization, and convolutions (GEMMs summed in
 // another order) must agree to a stated tolerance. Every test skips itself without a GPU.
 #include <cmath>
-#include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,40 +13,17 @@
 #include "accel/core/backend.h"  // gather and scatter_add without the ops' range check
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::expect_matches_cpu;
+using testing::expect_same_bits;
 
 const Device kCpu(kCPU);
 const Device kCuda(kCUDA, 0);
-
-// `actual` (on any device) must hold exactly the bytes of `expected` (a CPU tensor), element
-// by element in row-major order; the first element that differs is named.
-void expect_same_bits(const Tensor& expected, const Tensor& actual, const std::string& what) {
-  SCOPED_TRACE(what);
-  const Tensor a = expected.contiguous();
-  const Tensor b = actual.cpu().contiguous();
-  ASSERT_EQ(a.toString(), b.toString());
-  ASSERT_TRUE(a.sizes() == b.sizes());
-  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
-  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
-  const int64_t size = a.element_size();
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    if (std::memcmp(pa + i * size, pb + i * size, static_cast<size_t>(size)) != 0) {
-      FAIL() << "element " << i << " differs: " << a.reshape({-1})[i].item<double>() << " (cpu) vs "
-             << b.reshape({-1})[i].item<double>() << " (cuda)";
-    }
-  }
-}
-
-void expect_close(const Tensor& expected, const Tensor& actual, double rtol, double atol,
-                  const std::string& what) {
-  const Tensor b = actual.cpu();
-  EXPECT_TRUE(expected.allclose(b, rtol, atol))
-      << what << ": largest difference " << expected.sub(b).abs().max().item<double>();
-}
 
 // A leaf copy of `t` on `device` that requires grad.
 Tensor leaf(const Tensor& t, Device device) {
@@ -63,11 +40,11 @@ TEST(CudaIndex, IndexSelectMatchesCpu) {
   const Tensor x = randn({7, 5});
   const Tensor rows = tensor({3, 0, 3, 6, 1, 1});
   const Tensor cols = tensor({4, 0, 4});
-  expect_same_bits(index_select(x, 0, rows), index_select(x.cuda(), 0, rows.cuda()), "dim 0");
-  expect_same_bits(x.index_select(1, cols), x.cuda().index_select(1, cols.cuda()), "dim 1");
-  expect_same_bits(x.index_select(-1, cols.to(kInt32)),
-                   x.cuda().index_select(-1, cols.to(kInt32).cuda()), "int32 index");
-  expect_same_bits(x.t().index_select(0, cols), x.cuda().t().index_select(0, cols.cuda()),
+  expect_same_bits(index_select(x.cuda(), 0, rows.cuda()), index_select(x, 0, rows), "dim 0");
+  expect_same_bits(x.cuda().index_select(1, cols.cuda()), x.index_select(1, cols), "dim 1");
+  expect_same_bits(x.cuda().index_select(-1, cols.to(kInt32).cuda()),
+                   x.index_select(-1, cols.to(kInt32)), "int32 index");
+  expect_same_bits(x.cuda().t().index_select(0, cols.cuda()), x.t().index_select(0, cols),
                    "transposed input");
 }
 
@@ -82,7 +59,7 @@ TEST(CudaIndex, EmbeddingBackwardGivesCpuBits) {
   Tensor w_cuda = leaf(weight, kCuda);
   w_cpu.index_select(0, ids).backward(grad);
   w_cuda.index_select(0, ids.cuda()).backward(grad.cuda());
-  expect_same_bits(w_cpu.grad(), w_cuda.grad(), "weight grad");
+  expect_same_bits(w_cuda.grad(), w_cpu.grad(), "weight grad");
 }
 
 TEST(CudaIndex, GatherMatchesCpuWithGradient) {
@@ -96,10 +73,10 @@ TEST(CudaIndex, GatherMatchesCpuWithGradient) {
     Tensor x_cuda = leaf(x, kCuda);
     const Tensor out_cpu = x_cpu.gather(dim, index);
     const Tensor out_cuda = x_cuda.gather(dim, index.cuda());
-    expect_same_bits(out_cpu, out_cuda, "gather dim " + std::to_string(dim));
+    expect_same_bits(out_cuda, out_cpu, "gather dim " + std::to_string(dim));
     out_cpu.backward(grad);
     out_cuda.backward(grad.cuda());
-    expect_same_bits(x_cpu.grad(), x_cuda.grad(), "gather grad dim " + std::to_string(dim));
+    expect_same_bits(x_cuda.grad(), x_cpu.grad(), "gather grad dim " + std::to_string(dim));
   }
 }
 
@@ -123,12 +100,12 @@ TEST(CudaIndex, ScatterAddMatchesCpuWithGradients) {
     Tensor self_cuda = leaf(k.self, kCuda), src_cuda = leaf(k.src, kCuda);
     const Tensor out_cpu = self_cpu.scatter_add(k.dim, k.index, src_cpu);
     const Tensor out_cuda = self_cuda.scatter_add(k.dim, k.index.cuda(), src_cuda);
-    expect_same_bits(out_cpu, out_cuda, "scatter_add case " + std::to_string(c));
+    expect_same_bits(out_cuda, out_cpu, "scatter_add case " + std::to_string(c));
     const Tensor grad = randn(out_cpu.sizes());
     out_cpu.backward(grad);
     out_cuda.backward(grad.cuda());
-    expect_same_bits(self_cpu.grad(), self_cuda.grad(), "self grad case " + std::to_string(c));
-    expect_same_bits(src_cpu.grad(), src_cuda.grad(), "src grad case " + std::to_string(c));
+    expect_same_bits(self_cuda.grad(), self_cpu.grad(), "self grad case " + std::to_string(c));
+    expect_same_bits(src_cuda.grad(), src_cpu.grad(), "src grad case " + std::to_string(c));
   }
 }
 
@@ -142,7 +119,7 @@ TEST(CudaIndex, ScatterAddOfRepeatedIndicesGivesCpuBitsEveryRun) {
   const Tensor self = zeros({7});
   const Tensor expected = self.scatter_add(0, index, src);
   for (int run = 0; run < 3; ++run) {
-    expect_same_bits(expected, self.cuda().scatter_add(0, index.cuda(), src.cuda()),
+    expect_same_bits(self.cuda().scatter_add(0, index.cuda(), src.cuda()), expected,
                      "run " + std::to_string(run));
   }
 }
@@ -163,7 +140,7 @@ TEST(CudaIndex, OutOfRangeIndexRaisesAtNextSynchronization) {
   // Each error is raised once; the device then works as before.
   EXPECT_NO_THROW(cuda::synchronize(kCuda));
   const Tensor good = tensor({3, 0});
-  expect_same_bits(x.cpu().index_select(1, good), x.index_select(1, good.cuda()), "after");
+  expect_same_bits(x.index_select(1, good.cuda()), x.cpu().index_select(1, good), "after");
 }
 
 // The kernels behind index ops, called through the table without the check_indices the ops run
@@ -185,7 +162,7 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   backend(kCuda).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4, 3,
                         current_stream(kCuda));
   expect_error_containing([&] { cuda::synchronize(kCuda); }, "gather: index ");
-  expect_same_bits(tensor({4.0f, 0.0f, 2.0f, 0.0f}).reshape({1, 4}), out, "gather");
+  expect_same_bits(out, tensor({4.0f, 0.0f, 2.0f, 0.0f}).reshape({1, 4}), "gather");
 
   Tensor self = zeros({3, 4}, kFloat32).cuda();
   const Tensor src = ones({1, 4}, kFloat32).cuda();
@@ -195,7 +172,7 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   Tensor expected = zeros({3, 4});
   expected[1][0].fill_(1);
   expected[0][2].fill_(1);
-  expect_same_bits(expected, self, "scatter_add");
+  expect_same_bits(self, expected, "scatter_add");
   EXPECT_NO_THROW(cuda::synchronize(kCuda));
 }
 
@@ -217,7 +194,7 @@ std::pair<Tensor, Tensor> draw_on_both(Draw draw) {
 template <typename Draw>
 void expect_same_draw(Draw draw, const std::string& what) {
   const auto [on_cpu, on_cuda] = draw_on_both(draw);
-  expect_same_bits(on_cpu, on_cuda, what);
+  expect_same_bits(on_cuda, on_cpu, what);
 }
 
 TEST(CudaRandom, UniformIntegersAndPermutationsGiveCpuBits) {
@@ -280,19 +257,19 @@ TEST(CudaRandom, NormalMatchesCpuToRounding) {
   {
     const auto [on_cpu, on_cuda] =
         draw_on_both([](Device d) { return randn({4099}, TensorOptions(kFloat32).device(d)); });
-    expect_close(on_cpu, on_cuda, 1e-5, 1e-5, "randn float32");
+    expect_matches_cpu(on_cuda, on_cpu, {1e-5, 1e-5}, "randn float32");
   }
   {
     const auto [on_cpu, on_cuda] =
         draw_on_both([](Device d) { return randn({4099}, TensorOptions(kFloat64).device(d)); });
-    expect_close(on_cpu, on_cuda, 1e-12, 1e-12, "randn float64");
+    expect_matches_cpu(on_cuda, on_cpu, {1e-12, 1e-12}, "randn float64");
   }
   const auto [on_cpu, on_cuda] = draw_on_both([](Device d) {
     Tensor t = zeros({5, 9}, TensorOptions(kFloat32).device(d)).t();
     normal_(t, 1, 3);
     return t;
   });
-  expect_close(on_cpu, on_cuda, 1e-5, 1e-4, "normal_ on a transposed view");
+  expect_matches_cpu(on_cuda, on_cpu, {1e-5, 1e-4}, "normal_ on a transposed view");
 }
 
 TEST(CudaRandom, InvalidProbabilityRaisesAtNextSynchronization) {
@@ -319,19 +296,28 @@ const std::vector<PoolCase> kPoolCases = {
     {{3}, {2}, {0}, {1}, true},           // ceil_mode: a last column of windows past width 10
 };
 
-// Max pooling of `input` on both devices: values, argmax indices and the input gradient.
-void expect_max_pool_matches(const Tensor& input, const PoolCase& c, const std::string& what) {
+// `pool` applied to a leaf on both devices: its output, and then the input's gradient for one
+// random upstream gradient, must have the CPU's bits.
+template <typename Pool>
+void expect_pool_matches(const Tensor& input, Pool pool, const std::string& what) {
   Tensor x_cpu = leaf(input, kCpu), x_cuda = leaf(input, kCuda);
-  const auto [out_cpu, idx_cpu] =
-      max_pool2d_with_indices(x_cpu, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
-  const auto [out_cuda, idx_cuda] =
-      max_pool2d_with_indices(x_cuda, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
-  expect_same_bits(out_cpu, out_cuda, what + " values");
-  expect_same_bits(idx_cpu, idx_cuda, what + " indices");
+  const Tensor out_cpu = pool(x_cpu);
+  const Tensor out_cuda = pool(x_cuda);
+  expect_same_bits(out_cuda, out_cpu, what + " values");
   const Tensor grad = randn(out_cpu.sizes()).to(input.dtype());
   out_cpu.backward(grad);
   out_cuda.backward(grad.cuda());
-  expect_same_bits(x_cpu.grad(), x_cuda.grad(), what + " grad");
+  expect_same_bits(x_cuda.grad(), x_cpu.grad(), what + " grad");
+}
+
+// Max pooling of `input` on both devices: the argmax indices, values and the input gradient.
+void expect_max_pool_matches(const Tensor& input, const PoolCase& c, const std::string& what) {
+  auto pool = [&](const Tensor& x) {
+    return max_pool2d_with_indices(x, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
+  };
+  expect_same_bits(std::get<1>(pool(input.to(kCuda))), std::get<1>(pool(input)), what + " indices");
+  expect_pool_matches(
+      input, [&](const Tensor& x) { return std::get<0>(pool(x)); }, what);
 }
 
 TEST(CudaPooling, MaxPoolMatchesCpuWithTiesAndNaN) {
@@ -367,19 +353,6 @@ TEST(CudaPooling, WindowsWithoutATapMatchCpu) {
                           "rows stepping over the input, ceil_mode");
 }
 
-// Average pooling: forward and gradient on both devices, for `pool` applied to a leaf.
-template <typename Pool>
-void expect_avg_pool_matches(const Tensor& input, Pool pool, const std::string& what) {
-  Tensor x_cpu = leaf(input, kCpu), x_cuda = leaf(input, kCuda);
-  const Tensor out_cpu = pool(x_cpu);
-  const Tensor out_cuda = pool(x_cuda);
-  expect_same_bits(out_cpu, out_cuda, what + " values");
-  const Tensor grad = randn(out_cpu.sizes()).to(input.dtype());
-  out_cpu.backward(grad);
-  out_cuda.backward(grad.cuda());
-  expect_same_bits(x_cpu.grad(), x_cuda.grad(), what + " grad");
-}
-
 TEST(CudaPooling, AvgAndAdaptivePoolMatchCpu) {
   ACCEL_REQUIRE_CUDA();
   manual_seed(8);
@@ -393,13 +366,13 @@ TEST(CudaPooling, AvgAndAdaptivePoolMatchCpu) {
       auto pool = [&](const Tensor& t) {
         return avg_pool2d(t, k.kernel, k.stride, k.padding, k.ceil_mode, include_pad);
       };
-      expect_avg_pool_matches(x, pool, name);
-      expect_avg_pool_matches(x.to(kBFloat16), pool, name + " bfloat16");
+      expect_pool_matches(x, pool, name);
+      expect_pool_matches(x.to(kBFloat16), pool, name + " bfloat16");
     }
   }
   for (const std::vector<int64_t>& size :
        {std::vector<int64_t>{1}, {3, 4}, {7, 5}, {11, 10}, {15, 13}}) {
-    expect_avg_pool_matches(
+    expect_pool_matches(
         x, [&](const Tensor& t) { return adaptive_avg_pool2d(t, size); },
         fmt::format("adaptive {}", size));
   }
@@ -434,13 +407,14 @@ TEST(CudaConv, Conv2dForwardAndBackwardMatchCpu) {
       const Tensor out_cpu = conv2d(x_cpu, w_cpu, b_cpu, k.stride, k.padding, k.dilation, k.groups);
       const Tensor out_cuda =
           conv2d(x_cuda, w_cuda, b_cuda, k.stride, k.padding, k.dilation, k.groups);
-      expect_close(out_cpu, out_cuda, tolerance, tolerance, name + " output");
+      expect_matches_cpu(out_cuda, out_cpu, {tolerance, tolerance}, name + " output");
       const Tensor grad = randn(out_cpu.sizes()).to(t);
       out_cpu.backward(grad);
       out_cuda.backward(grad.cuda());
-      expect_close(x_cpu.grad(), x_cuda.grad(), tolerance, tolerance, name + " input grad");
-      expect_close(w_cpu.grad(), w_cuda.grad(), tolerance, tolerance, name + " weight grad");
-      expect_close(b_cpu.grad(), b_cuda.grad(), tolerance, tolerance, name + " bias grad");
+      expect_matches_cpu(x_cuda.grad(), x_cpu.grad(), {tolerance, tolerance}, name + " input grad");
+      expect_matches_cpu(w_cuda.grad(), w_cpu.grad(), {tolerance, tolerance},
+                         name + " weight grad");
+      expect_matches_cpu(b_cuda.grad(), b_cpu.grad(), {tolerance, tolerance}, name + " bias grad");
     }
   }
 }

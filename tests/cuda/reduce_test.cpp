@@ -3,7 +3,6 @@
 // reductions, one term, none), special values, every dtype, gradients, and that repeated runs
 // give the same bits. Each test skips itself without a CUDA device.
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "accel/accel.h"
 #include "support/cuda_test.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
@@ -21,13 +21,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const std::vector<ScalarType> kFloatTypes = {kFloat32, kFloat64, kFloat16, kBFloat16};
 
 using Op = std::function<Tensor(const Tensor&)>;
+using testing::expect_same_bits;
+using testing::Tolerance;
 
-// How far a CUDA result may be from the CPU's, which combines terms in another order.
-struct Tolerance {
-  double rtol;  // relative to the CPU's value
-  double atol;  // absolute, times the magnitude the check is given (1 when none)
-};
-
+// How far a CUDA result may be from the CPU's, which combines terms in another order: rtol
+// relative to the CPU's value, atol absolute, times the magnitude a check is given (1 when none).
+//
 // Results computed from sums (means, variances, softmax, logsumexp, products of a few dozen
 // terms): float64 and float32 differ by the summation order's rounding; a 16-bit result may
 // also round to the neighbouring value, one step being 2^-10 of it for float16 and 2^-7 for
@@ -82,39 +81,11 @@ Tensor values_of(const std::vector<double>& values, IntArrayRef sizes, ScalarTyp
   return tensor(values, kFloat64).reshape(sizes).to(dtype);
 }
 
-// Expects the CUDA tensor `gpu` to hold the CPU tensor `cpu`'s values: the same dtype and
-// sizes, NaN where cpu has NaN, the same infinities, and elsewhere |gpu - cpu| <= tol.rtol *
-// |cpu| + tol.atol * magnitude, magnitude being a CPU tensor shaped like cpu or, undefined, 1.
-void expect_matches(const Tensor& gpu, const Tensor& cpu, Tolerance tol, const std::string& what,
-                    const Tensor& magnitude = {}) {
-  ASSERT_TRUE(gpu.is_cuda()) << what << ": the result left the GPU";
-  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what << ": dtype";
-  ASSERT_EQ(gpu.sizes().vec(), cpu.sizes().vec()) << what << ": sizes";
-  const Tensor actual = gpu.cpu().to(kFloat64).contiguous();
-  const Tensor expected = cpu.to(kFloat64).contiguous();
-  const Tensor scale =
-      magnitude.defined() ? magnitude.to(kFloat64).contiguous() : ones(cpu.sizes(), kFloat64);
-  ASSERT_EQ(scale.numel(), expected.numel()) << what << ": magnitude";
-  const double* a = actual.data_ptr<double>();
-  const double* e = expected.data_ptr<double>();
-  const double* m = scale.data_ptr<double>();
-  int reported = 0;
-  for (int64_t k = 0; k < expected.numel(); ++k) {
-    const double bound = tol.rtol * std::abs(e[k]) + tol.atol * m[k];
-    const bool ok = std::isnan(e[k])   ? std::isnan(a[k])
-                    : std::isinf(e[k]) ? a[k] == e[k]
-                                       : std::abs(a[k] - e[k]) <= bound;
-    if (!ok && reported++ < 5) {
-      ADD_FAILURE() << what << ": element " << k << " is " << a[k] << " on the GPU, " << e[k]
-                    << " on the CPU (tolerance " << bound << ")";
-    }
-  }
-}
-
-// f on the GPU (x moved there) against f on the CPU.
+// f on the GPU (x moved there) against f on the CPU; atol scales with `magnitude`, a CPU tensor
+// shaped like f's result, where given.
 void expect_gpu_matches_cpu(const Op& f, const Tensor& x, Tolerance tol, const std::string& what,
                             const Tensor& magnitude = {}) {
-  expect_matches(f(x.to(kGpu)), f(x), tol, what, magnitude);
+  testing::expect_matches_cpu(f(x.to(kGpu)), f(x), tol, what, magnitude);
 }
 
 // The gradient of f at x (on x's device) for the upstream gradient `grad` (on the CPU).
@@ -128,8 +99,8 @@ Tensor gradient_of(const Op& f, const Tensor& x, const Tensor& grad) {
 void expect_gradients_match(const Op& f, const Tensor& x, Tolerance tol, const std::string& what) {
   const Tensor out = f(x);
   const Tensor grad = normal(out.sizes(), out.dtype(), 99);
-  expect_matches(gradient_of(f, x.to(kGpu), grad), gradient_of(f, x, grad), tol,
-                 what + " gradient");
+  testing::expect_matches_cpu(gradient_of(f, x.to(kGpu), grad), gradient_of(f, x, grad), tol,
+                              what + " gradient");
 }
 
 std::string describe(const std::string& name, ScalarType t) {
@@ -469,13 +440,6 @@ TEST(CudaReduce, LargeReductionsOverAllDimsMatchCpu) {
                          "sum of 10M bools");
 }
 
-bool same_bits(const Tensor& a, const Tensor& b) {
-  const Tensor x = a.cpu().contiguous();
-  const Tensor y = b.cpu().contiguous();
-  return x.dtype() == y.dtype() && x.sizes() == y.sizes() &&
-         std::memcmp(x.data_ptr(), y.data_ptr(), static_cast<size_t>(x.nbytes())) == 0;
-}
-
 // No float atomics: the same inputs give the same bits on every run.
 TEST(CudaReduce, RepeatedRunsGiveTheSameBits) {
   ACCEL_REQUIRE_CUDA();
@@ -493,7 +457,7 @@ TEST(CudaReduce, RepeatedRunsGiveTheSameBits) {
       {"sum of float16", [&] { return x.to(kFloat16).sum(); }},
   };
   for (const auto& [name, run] : runs) {
-    EXPECT_TRUE(same_bits(run(), run())) << name;
+    expect_same_bits(run(), run(), name);
   }
 }
 

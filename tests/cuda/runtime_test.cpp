@@ -5,40 +5,45 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
 
 #include "accel/accel.h"
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::expect_same_bits;
 
 const Device kGpu(kCUDA, 0);
 
 TEST(CudaRuntime, CopiesRoundTripEveryDtypeAndLayout) {
   ACCEL_REQUIRE_CUDA();
-  for (ScalarType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kUInt8, kBool}) {
+  for (ScalarType dtype :
+       {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kUInt8, kBool}) {
+    const std::string what = fmt::format("{}", dtype);
     const Tensor values = arange(24, kFloat64).reshape({2, 3, 4}).to(dtype);
     const Tensor on_gpu = values.to(kGpu);
     EXPECT_TRUE(on_gpu.is_cuda());
     EXPECT_EQ(on_gpu.dtype(), dtype);
-    EXPECT_TRUE(equal(on_gpu.cpu(), values)) << dtype;
+    expect_same_bits(on_gpu, values, what + " to the device and back");
     // A strided source and a strided destination on either side.
     const Tensor transposed = values.transpose(0, 2);
-    EXPECT_TRUE(equal(transposed.to(kGpu).cpu(), transposed)) << dtype;
+    expect_same_bits(transposed.to(kGpu), transposed, what + " from a strided source");
     Tensor strided_gpu = zeros({4, 3, 2}, TensorOptions(dtype).device(kGpu)).transpose(0, 2);
     strided_gpu.copy_(values);
-    EXPECT_TRUE(equal(strided_gpu.cpu(), values)) << dtype;
+    expect_same_bits(strided_gpu, values, what + " into a strided device tensor");
     Tensor strided_cpu = zeros({4, 3, 2}, dtype).transpose(0, 2);
     strided_cpu.copy_(on_gpu);
-    EXPECT_TRUE(equal(strided_cpu, values)) << dtype;
+    expect_same_bits(strided_cpu, values, what + " into a strided host tensor");
   }
   // Conversion and broadcasting across devices in one copy_.
   Tensor target = empty({3, 4}, TensorOptions(kFloat32).device(kGpu));
   target.copy_(arange(4, kInt64));
-  EXPECT_TRUE(equal(target.cpu(), arange(4, kFloat32).expand({3, 4})));
+  expect_same_bits(target, arange(4, kFloat32).expand({3, 4}), "converted and broadcast");
 }
 
 TEST(CudaRuntime, NonBlockingCopiesUsePinnedMemory) {
@@ -49,9 +54,9 @@ TEST(CudaRuntime, NonBlockingCopiesUsePinnedMemory) {
   const Tensor back = on_gpu.to(Device(kCPU), /*non_blocking=*/true);
   EXPECT_TRUE(back.is_pinned());
   current_stream(kGpu).synchronize();
-  EXPECT_TRUE(equal(back, values));
+  expect_same_bits(back, values, "through pinned memory");
   // Pageable memory: non_blocking is accepted and the copy is simply synchronous.
-  EXPECT_TRUE(equal(values.to(kGpu, true).cpu(), values));
+  expect_same_bits(values.to(kGpu, true), values, "from pageable memory");
 }
 
 TEST(CudaRuntime, StreamsEventsAndGuards) {

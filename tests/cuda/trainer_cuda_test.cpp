@@ -53,8 +53,8 @@ TrainedRun train_on(Device device) {
   manual_seed(3);
   TrainedRun run;
   run.model = nn::Sequential{nn::Linear(20, 64), nn::ReLU(), nn::Linear(64, 5)};
-  run.optimizer = std::make_shared<optim::AdamW>(run.model->parameters(),
-                                                 optim::AdamWOptions(1e-2));
+  run.optimizer =
+      std::make_shared<optim::AdamW>(run.model->parameters(), optim::AdamWOptions(1e-2));
   auto losses = std::make_shared<LossRecorder>();
   auto mallocs = std::make_shared<MallocCounter>(device);
   Trainer trainer(run.model.ptr(), nn::CrossEntropyLoss(), run.optimizer, {losses, mallocs},
@@ -78,8 +78,7 @@ TEST(CudaTrainer, TrainsWithTheCpuLosses) {
   ASSERT_EQ(gpu.losses.size(), 24u);
   for (size_t i = 0; i < cpu.losses.size(); ++i) {
     // float32 sums in another order, compounded over 24 AdamW steps.
-    EXPECT_NEAR(gpu.losses[i], cpu.losses[i], 1e-4 * (1 + std::abs(cpu.losses[i])))
-        << "step " << i;
+    EXPECT_NEAR(gpu.losses[i], cpu.losses[i], 1e-4 * (1 + std::abs(cpu.losses[i]))) << "step " << i;
   }
   EXPECT_LT(gpu.losses.back(), gpu.losses.front());
   for (const Tensor& p : gpu.model->parameters()) EXPECT_TRUE(p.is_cuda());

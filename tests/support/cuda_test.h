@@ -6,7 +6,7 @@
 
 #include "accel/core/cuda.h"
 
-#define ACCEL_REQUIRE_CUDA()                                                       \
-  do {                                                                             \
+#define ACCEL_REQUIRE_CUDA()                                                        \
+  do {                                                                              \
     if (!::accel::cuda::is_available()) GTEST_SKIP() << "no CUDA device available"; \
   } while (false)

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/tensor_compare.h"
+
 namespace accel::testing {
 
 namespace {
@@ -56,31 +58,6 @@ std::vector<Tensor> decode_inputs(const json& entry) {
 
 bool has_grads(const json& entry) { return entry.contains("grads"); }
 
-// Elements of `actual` and `expected` agree within atol + rtol * |expected| (exactly for
-// integer and bool results).
-void expect_close(const Tensor& actual, const Tensor& expected, double rtol, double atol,
-                  const std::string& what) {
-  ASSERT_TRUE(actual.defined()) << what << ": result is undefined";
-  ASSERT_EQ(actual.sizes(), expected.sizes()) << what << ": shape";
-  if (!expected.is_floating_point()) {
-    ASSERT_EQ(actual.dtype(), expected.dtype()) << what << ": dtype";
-  }
-  const Tensor a = actual.to(kFloat64).contiguous();
-  const Tensor e = expected.to(kFloat64).contiguous();
-  const double* pa = a.data_ptr<double>();
-  const double* pe = e.data_ptr<double>();
-  int reported = 0;
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double tol = atol + rtol * std::abs(pe[i]);
-    const bool ok = std::abs(pa[i] - pe[i]) <= tol || (std::isnan(pa[i]) && std::isnan(pe[i])) ||
-                    (std::isinf(pe[i]) && pa[i] == pe[i]);
-    if (!ok && reported++ < 5) {
-      ADD_FAILURE() << what << ": element " << i << " is " << pa[i] << ", expected " << pe[i]
-                    << " (tolerance " << tol << ")";
-    }
-  }
-}
-
 std::vector<Tensor> as_leaves(const std::vector<Tensor>& inputs, const json& entry) {
   std::vector<Tensor> leaves;
   const json& grads = entry.at("grads");
@@ -97,7 +74,8 @@ std::vector<Tensor> as_leaves(const std::vector<Tensor>& inputs, const json& ent
 void check_forward(const OpCase& c, const std::string& fixture) {
   const json& entry = case_entry(c, fixture);
   const Tensor out = c.fn(decode_inputs(entry));
-  expect_close(out, decode(entry.at("output")), 1e-10, 1e-12, c.name + " forward (float64)");
+  expect_tensors_close(out, decode(entry.at("output")), {.rtol = 1e-10, .atol = 1e-12},
+                       c.name + " forward (float64)");
 }
 
 void check_backward(const OpCase& c, const std::string& fixture) {
@@ -109,8 +87,8 @@ void check_backward(const OpCase& c, const std::string& fixture) {
   const json& grads = entry.at("grads");
   for (size_t i = 0; i < leaves.size(); ++i) {
     if (grads[i].is_null()) continue;
-    expect_close(leaves[i].grad(), decode(grads[i]), 1e-10, 1e-12,
-                 c.name + " gradient of input " + std::to_string(i));
+    expect_tensors_close(leaves[i].grad(), decode(grads[i]), {.rtol = 1e-10, .atol = 1e-12},
+                         c.name + " gradient of input " + std::to_string(i));
   }
 }
 
@@ -143,8 +121,8 @@ void check_finite_differences(const OpCase& c, const std::string& fixture) {
       x[j] = saved;
       numeric.data_ptr<double>()[j] = (up - down) / (2 * eps);
     }
-    expect_close(leaves[i].grad(), numeric, 1e-5, 1e-6,
-                 c.name + " finite-difference gradient of input " + std::to_string(i));
+    expect_tensors_close(leaves[i].grad(), numeric, {.rtol = 1e-5, .atol = 1e-6},
+                         c.name + " finite-difference gradient of input " + std::to_string(i));
   }
 }
 
@@ -165,8 +143,8 @@ void check_low_precision(const OpCase& c, const std::string& fixture) {
     // plus an absolute one scaled to the output's magnitude.
     const double scale = std::max(
         1.0, expected.numel() == 0 ? 1.0 : expected.to(kFloat64).abs().amax().item<double>());
-    expect_close(out, expected, tol, tol * scale,
-                 c.name + " forward (" + std::string(to_string(dtype)) + ")");
+    expect_tensors_close(out, expected, {.rtol = tol, .atol = tol * scale},
+                         c.name + " forward (" + std::string(to_string(dtype)) + ")");
   }
 }
 
@@ -198,8 +176,10 @@ void check_cuda_matches_cpu(const OpCase& c, const std::string& fixture) {
     ASSERT_TRUE(gpu_out.is_cuda()) << where << ": the result left the device";
     EXPECT_EQ(gpu_out.dtype(), cpu_out.dtype()) << where << ": result dtype";
     const double scale = std::max(
-        1.0, cpu_out.numel() == 0 ? 1.0 : cpu_out.detach().to(kFloat64).abs().amax().item<double>());
-    expect_close(gpu_out.detach().cpu(), cpu_out.detach(), tol, tol * scale, where + " forward");
+        1.0,
+        cpu_out.numel() == 0 ? 1.0 : cpu_out.detach().to(kFloat64).abs().amax().item<double>());
+    expect_tensors_close(gpu_out.detach().cpu(), cpu_out.detach(),
+                         {.rtol = tol, .atol = tol * scale}, where + " forward");
     if (!has_grads(entry) || !cpu_out.requires_grad()) continue;
     const Tensor grad_output = decode(entry.at("grad_output")).to(cpu_out.dtype());
     cpu_out.backward(grad_output);
@@ -211,8 +191,9 @@ void check_cuda_matches_cpu(const OpCase& c, const std::string& fixture) {
       const Tensor expected = cpu_leaves[i].grad();
       const double grad_scale = std::max(
           1.0, expected.numel() == 0 ? 1.0 : expected.to(kFloat64).abs().amax().item<double>());
-      expect_close(gpu_leaves[i].grad().cpu(), expected, tol, tol * grad_scale,
-                   where + " gradient of input " + std::to_string(i));
+      expect_tensors_close(gpu_leaves[i].grad().cpu(), expected,
+                           {.rtol = tol, .atol = tol * grad_scale},
+                           where + " gradient of input " + std::to_string(i));
     }
   }
 }

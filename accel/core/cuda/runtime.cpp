@@ -72,9 +72,9 @@ void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device
                               : dst_device.is_cpu() ? cudaMemcpyDeviceToHost
                                                     : cudaMemcpyDeviceToDevice;
   if (kind == cudaMemcpyDeviceToDevice && src_device != dst_device) {
-    ACCEL_CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_device.index, src, src_device.index, bytes,
-                                         native(stream)),
-                     "copy_");
+    ACCEL_CUDA_CHECK(
+        cudaMemcpyPeerAsync(dst, dst_device.index, src, src_device.index, bytes, native(stream)),
+        "copy_");
   } else {
     ACCEL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, native(stream)), "copy_");
   }
@@ -96,7 +96,9 @@ void* create_event(Device device) {
   return event;
 }
 
-void destroy_event(void* event) noexcept { (void)cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
+void destroy_event(void* event) noexcept {
+  (void)cudaEventDestroy(static_cast<cudaEvent_t>(event));
+}
 
 void record_event(void* event, const Stream& stream) {
   DeviceGuard guard(stream.device());

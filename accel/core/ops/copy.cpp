@@ -33,8 +33,8 @@ void copy_across_devices(const Tensor& dst, const Tensor& src, bool non_blocking
     written.record(current_stream(src.device()));
     written.block(stream);
   }
-  const bool host_pinned = (dst.is_cuda() || target.is_pinned()) &&
-                           (src.is_cuda() || dense_src.is_pinned());
+  const bool host_pinned =
+      (dst.is_cuda() || target.is_pinned()) && (src.is_cuda() || dense_src.is_pinned());
   const bool async = non_blocking && target.is_same(dst) && host_pinned;
   cuda::copy_bytes(target.data_ptr(), target.device(), dense_src.data_ptr(), dense_src.device(),
                    static_cast<size_t>(target.nbytes()), stream, async);

@@ -9,44 +9,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/binary_math.h"
-#include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/exp_shifted.h"
+#include "accel/kernels/cpu/row_tiles.h"
 
 namespace accel::cpu {
 
 namespace {
 
 constexpr const char* kOp = "cross_entropy";
-constexpr int64_t kTileWidth = 64;
-
-// The width of a tile when inner == 1: a compile-time 1, so tile loops collapse to row loops.
-using OnePosition = std::integral_constant<int64_t, 1>;
-
-// Calls f(first, p, width) over threads for tiles covering every position: positions
-// p..p+width-1 have their class-c logit at first + c * inner + k, k < width.
-template <typename F>
-void for_each_tile(ReduceShape s, const F& f) {
-  const int64_t classes = std::max<int64_t>(s.reduced, 1);
-  if (s.inner == 1) {
-    parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / classes),
-                 [&](int64_t begin, int64_t end) {
-                   for (int64_t o = begin; o < end; ++o) f(o * s.reduced, o, OnePosition{});
-                 });
-    return;
-  }
-  const int64_t per_outer = (s.inner + kTileWidth - 1) / kTileWidth;
-  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / (classes * kTileWidth));
-  parallel_for(0, s.outer * per_outer, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t tile = begin; tile < end; ++tile) {
-      const int64_t o = tile / per_outer;
-      const int64_t i = (tile - o * per_outer) * kTileWidth;
-      f(o * s.reduced * s.inner + i, o * s.inner + i, std::min(kTileWidth, s.inner - i));
-    }
-  });
-}
 
 template <typename T>
 void forward_typed(const T* logits, const int64_t* target, const T* weight, T* loss, acc_t<T>* lse,
@@ -72,9 +45,13 @@ void forward_typed(const T* logits, const int64_t* target, const T* weight, T* l
       }
     }
     for (int64_t k = 0; k < width; ++k) shift[k] = math::softmax_shift(shift[k]);
+    // exp_shifted's argument is <= 0 (or NaN) where the maximum is finite; where it is not, the
+    // log-sum-exp is infinite or NaN whatever the other terms give.
     for (int64_t c = 0; c < classes; ++c) {
       const T* x = logits + first + c * s.inner;
-      for (int64_t k = 0; k < width; ++k) total[k] += std::exp(static_cast<A>(x[k]) - shift[k]);
+      for (int64_t k = 0; k < width; ++k) {
+        total[k] += exp_shifted(static_cast<A>(x[k]) - shift[k]);
+      }
     }
     A* const row_lse = lse + p;
     for (int64_t k = 0; k < width; ++k) row_lse[k] = shift[k] + std::log(total[k]);
@@ -121,7 +98,8 @@ void backward_typed(const T* logits, const int64_t* target, const T* weight, con
       T* dx = grad_logits + first + c * s.inner;
       const A w = math::class_weight<A>(weight, c);
       for (int64_t k = 0; k < width; ++k) {
-        const A prob = std::exp(static_cast<A>(x[k]) - lse[p + k]);
+        // <= 0 (or NaN): lse is at least the row's maximum, its sum of exps at least exp(0).
+        const A prob = exp_shifted(static_cast<A>(x[k]) - lse[p + k]);
         dx[k] = static_cast<T>(
             math::cross_entropy_grad(terms[k], scale[k], g[k], prob, w, c == target[p + k]));
       }

@@ -7,20 +7,19 @@
 #include "accel/kernels/cpu/reduce.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <type_traits>
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/exp_shifted.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/row_tiles.h"
 
 namespace accel::cpu {
 
 namespace {
-
-constexpr int64_t kTileWidth = 64;
 
 // The type a kernel computes in: float for 16-bit floats, the element type otherwise.
 template <typename T>
@@ -34,34 +33,6 @@ bool is_nan(T v) {
   } else {
     return false;
   }
-}
-
-// The tile width when inner == 1: a compile-time 1, so tile loops collapse to row loops.
-using Unit = std::integral_constant<int64_t, 1>;
-
-// Calls f(in_offset, out_offset, width) for tiles of adjacent outputs covering the shape:
-// output out_offset + k (k < width) reduces in[in_offset + r * inner + k] over r.
-template <typename F>
-void for_each_tile(ReduceShape s, F&& f) {
-  const int64_t row_work = std::max<int64_t>(s.reduced, 1);
-  if (s.inner == 1) {
-    parallel_for(0, s.outer, std::max<int64_t>(1, kElementwiseGrain / row_work),
-                 [&](int64_t begin, int64_t end) {
-                   for (int64_t o = begin; o < end; ++o) f(o * s.reduced, o, Unit{});
-                 });
-    return;
-  }
-  const int64_t per_outer = (s.inner + kTileWidth - 1) / kTileWidth;
-  const int64_t tile_work = row_work * std::min(s.inner, kTileWidth);
-  parallel_for(0, s.outer * per_outer, std::max<int64_t>(1, kElementwiseGrain / tile_work),
-               [&](int64_t begin, int64_t end) {
-                 for (int64_t t = begin; t < end; ++t) {
-                   const int64_t o = t / per_outer;
-                   const int64_t i = (t % per_outer) * kTileWidth;
-                   f(o * s.reduced * s.inner + i, o * s.inner + i,
-                     std::min(kTileWidth, s.inner - i));
-                 }
-               });
 }
 
 // ---- folds: sum, prod, max and min ----
@@ -173,7 +144,7 @@ void fold(const In* in, Out* out, ReduceShape s) {
     return;
   }
   for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
-    if constexpr (std::is_same_v<decltype(width), Unit>) {
+    if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
       out[out_off] = static_cast<Out>(fold_row<Op, Acc>(s.reduced, row_term(out_off)));
     } else {
       Acc acc[kTileWidth];
@@ -272,7 +243,7 @@ void moments_typed(const T* in, T* out, T* mean_out, ReduceShape s, int64_t corr
     double mean[kTileWidth];
     double m2[kTileWidth];
     const T* x = in + in_off;
-    if constexpr (std::is_same_v<decltype(width), Unit>) {
+    if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
       mean[0] =
           fold_row<Add, double>(s.reduced, [x](int64_t i) { return static_cast<double>(x[i]); }) /
           static_cast<double>(s.reduced);
@@ -306,36 +277,11 @@ void moments_typed(const T* in, T* out, T* mean_out, ReduceShape s, int64_t corr
 
 // ---- logsumexp and softmax: exp of the terms shifted by their maximum ----
 
-// exp of a shifted term x - max <= 0 (or inf, or NaN), written so the compiler vectorizes it
-// where std::exp is a libm call per element: Cephes' range reduction x = n ln2 + r and
-// degree-6 polynomial, within 2 ulp of std::exp. Results below FLT_MIN flush to 0, and
-// x > 88.37 gives inf. float64 keeps std::exp.
-inline float exp_shifted(float x) {
-  constexpr float lo = -87.3365447f;  // exp(lo) = FLT_MIN
-  constexpr float hi = 88.3762626f;   // 2^n stays a normal float up to here
-  float xc = x > lo ? x : lo;         // NaN becomes lo here and is restored at the end
-  xc = xc < hi ? xc : hi;
-  // n = round(xc / ln2) by the add-and-subtract trick, which vectorizes where floor does not.
-  const float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  const float r = (xc - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float y = (p * r) * r + r + 1.0f;
-  const float two_n =
-      std::bit_cast<float>(static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23);
-  const float e = x > hi ? std::numeric_limits<float>::infinity() : (x < lo ? 0.f : y * two_n);
-  return x != x ? x : e;
-}
-inline double exp_shifted(double x) { return std::exp(x); }
-
 // Whether a tile is one contiguous row in the compute type: such rows run as vectorizable
 // passes over the row (sums folded like sum's), other tiles vectorize across the tile.
 template <typename T, typename W>
-inline constexpr bool is_plain_row_v = std::is_same_v<W, Unit>&& std::is_same_v<T, compute_t<T>>;
+inline constexpr bool is_plain_row_v =
+    std::is_same_v<W, UnitWidth>&& std::is_same_v<T, compute_t<T>>;
 
 // m[k] = max over r of the tile's terms: NaN if any is NaN, -inf when there are none.
 template <typename C, typename T, typename W>

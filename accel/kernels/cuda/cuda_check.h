@@ -17,12 +17,12 @@ namespace accel::cuda {
 
 }  // namespace accel::cuda
 
-#define ACCEL_CUDA_CHECK(call, op)                                            \
-  do {                                                                        \
-    const cudaError_t accel_cuda_status = (call);                             \
-    if (accel_cuda_status != cudaSuccess) [[unlikely]] {                      \
-      ::accel::cuda::raise_cuda_error(accel_cuda_status, op, #call);          \
-    }                                                                         \
+#define ACCEL_CUDA_CHECK(call, op)                                   \
+  do {                                                               \
+    const cudaError_t accel_cuda_status = (call);                    \
+    if (accel_cuda_status != cudaSuccess) [[unlikely]] {             \
+      ::accel::cuda::raise_cuda_error(accel_cuda_status, op, #call); \
+    }                                                                \
   } while (false)
 
 namespace accel::cuda {

@@ -1,14 +1,14 @@
 // The CUDA runner of element-wise loops (kernels/common/loop.h), the device twin of
 // kernels/cpu/loops.h: map_elements applies out = f(in...) over a Loop. When every operand is
-// contiguous and aligned the kernel moves each operand in 128-bit packets; otherwise each thread computes its elements' byte offsets from the
-// loop's sizes and strides (one division per coalesced dim).
+// contiguous and aligned the kernel moves each operand in 128-bit packets; otherwise each thread
+// computes its elements' byte offsets from the loop's sizes and strides (one division per coalesced
+// dim).
 #pragma once
-
-#include <cuda/std/tuple>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cuda/std/tuple>
 #include <utility>
 
 #include "accel/kernels/common/loop.h"
@@ -132,8 +132,7 @@ void launch_contiguous(const Loop<1 + sizeof...(In)>& loop, cudaStream_t stream,
 // f is a functor with a __device__ call operator (nvcc allows no __device__ lambda inside the
 // generic lambdas of dtype dispatch).
 template <typename Out, typename... In, typename F>
-void map_elements(const Loop<1 + sizeof...(In)>& loop, const Stream& stream, const char* op,
-                  F f) {
+void map_elements(const Loop<1 + sizeof...(In)>& loop, const Stream& stream, const char* op, F f) {
   if (loop.numel == 0) return;
   const cudaStream_t s = launch_stream(stream);
   constexpr int V = kPacketWidth<Out, In...>;

@@ -2,7 +2,6 @@
 // (float32 accumulation, TF32 only when allowed), cuBLAS for float64 and for whatever cuBLASLt
 // has no algorithm for. cuBLAS is column-major: row-major out = a·b is computed as outᵀ = bᵀ·aᵀ.
 #include "accel/kernels/cuda/gemm.h"
-#include "accel/kernels/cuda/launch.h"
 
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -21,6 +20,7 @@
 #include "accel/base/device.h"
 #include "accel/base/error.h"
 #include "accel/kernels/cuda/cuda_check.h"
+#include "accel/kernels/cuda/launch.h"
 
 namespace accel::cuda {
 

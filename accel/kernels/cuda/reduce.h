@@ -24,8 +24,7 @@ void scatter_reduced(ScalarType type, const void* grad, const int64_t* indices, 
                      ReduceShape shape, const Stream& stream);
 void moments(ScalarType type, const void* in, void* out, void* mean, ReduceShape shape,
              int64_t correction, bool take_sqrt, const Stream& stream);
-void logsumexp(ScalarType type, const void* in, void* out, ReduceShape shape,
-               const Stream& stream);
+void logsumexp(ScalarType type, const void* in, void* out, ReduceShape shape, const Stream& stream);
 void softmax(ScalarType type, const void* in, void* out, ReduceShape shape, bool log,
              const Stream& stream);
 void softmax_backward(ScalarType type, const void* grad, const void* out, void* grad_in,

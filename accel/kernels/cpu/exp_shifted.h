@@ -1,0 +1,37 @@
+// exp of a term shifted by its row's maximum (x - max, or x - logsumexp), written so that the
+// loops of softmax, logsumexp and cross-entropy vectorize where std::exp is a libm call per
+// element. float only: float64 keeps std::exp, whose results PyTorch's fixtures pin to 1e-10.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace accel::cpu {
+
+// For x <= 0 (or inf, or NaN): Cephes' range reduction x = n ln2 + r and degree-6 polynomial,
+// within 2 ulp of std::exp. Results below FLT_MIN flush to 0, and x > 88.37 gives inf.
+inline float exp_shifted(float x) {
+  constexpr float lo = -87.3365447f;  // exp(lo) = FLT_MIN
+  constexpr float hi = 88.3762626f;   // 2^n stays a normal float up to here
+  float xc = x > lo ? x : lo;         // NaN becomes lo here and is restored at the end
+  xc = xc < hi ? xc : hi;
+  // n = round(xc / ln2) by the add-and-subtract trick, which vectorizes where floor does not.
+  const float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
+  const float r = (xc - n * 0.693359375f) - n * -2.12194440e-4f;  // ln2 in two parts
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = (p * r) * r + r + 1.0f;
+  const float two_n =
+      std::bit_cast<float>(static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23);
+  const float e = x > hi ? std::numeric_limits<float>::infinity() : (x < lo ? 0.f : y * two_n);
+  return x != x ? x : e;
+}
+inline double exp_shifted(double x) { return std::exp(x); }
+
+}  // namespace accel::cpu
