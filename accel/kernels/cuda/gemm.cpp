@@ -3,8 +3,6 @@
 // has no algorithm for. cuBLAS is column-major: row-major out = a·b is computed as outᵀ = bᵀ·aᵀ.
 #include "accel/kernels/cuda/gemm.h"
 
-#include <cublasLt.h>
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,6 +17,7 @@
 
 #include "accel/base/device.h"
 #include "accel/base/error.h"
+#include "accel/kernels/cuda/cublas_library.h"
 #include "accel/kernels/cuda/cuda_check.h"
 #include "accel/kernels/cuda/launch.h"
 
@@ -49,8 +48,8 @@ void check_cublas(cublasStatus_t status, const char* call, const Shapes& s) {
     return;
   }
   fail("matmul", "{} failed with {} ({}) for {} operands [{}, {}] x [{}, {}] with batch dims {}",
-       call, cublasLtGetStatusName(status), cublasLtGetStatusString(status), s.dtype, s.m, s.k, s.k,
-       s.n, s.batch);
+       call, cublas_library().cublasLtGetStatusName(status),
+       cublas_library().cublasLtGetStatusString(status), s.dtype, s.m, s.k, s.k, s.n, s.batch);
 }
 
 // One device's cuBLAS state, created on first use and kept for the process's lifetime, as the
@@ -90,7 +89,8 @@ Context context_for(int device, cudaStream_t stream) {
 
 cublasLtHandle_t lt_handle(const Context& c, const Shapes& shapes) {
   std::lock_guard lock(c.blas->mutex);
-  if (c.blas->lt == nullptr) check_cublas(cublasLtCreate(&c.blas->lt), "cublasLtCreate", shapes);
+  if (c.blas->lt == nullptr)
+    check_cublas(cublas_library().cublasLtCreate(&c.blas->lt), "cublasLtCreate", shapes);
   return c.blas->lt;
 }
 
@@ -98,9 +98,10 @@ cublasHandle_t blas_handle(const Context& c, const Shapes& shapes) {
   std::lock_guard lock(c.blas->mutex);
   if (c.blas->blas == nullptr) {
     cublasHandle_t handle = nullptr;
-    check_cublas(cublasCreate(&handle), "cublasCreate", shapes);
+    check_cublas(cublas_library().cublasCreate(&handle), "cublasCreate", shapes);
     // 16-bit products add their split-K partial sums in float32, as the cuBLASLt path does.
-    check_cublas(cublasSetMathMode(handle, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION),
+    check_cublas(cublas_library().cublasSetMathMode(
+                     handle, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION),
                  "cublasSetMathMode", shapes);
     c.blas->blas = handle;
   }
@@ -251,14 +252,14 @@ void blas_gemm(const Problem& p, const Call& c) {
   const void* beta = float64 ? static_cast<const void*>(&beta64) : &beta32;
   const cudaDataType_t type = p.precision.type;
   std::lock_guard lock(p.context.blas->blas_call_mutex);
-  check_cublas(cublasSetStream(handle, p.context.stream), "cublasSetStream", s);
+  check_cublas(cublas_library().cublasSetStream(handle, p.context.stream), "cublasSetStream", s);
   // After cublasSetStream, which resets the handle to cuBLAS's own shared workspace.
-  check_cublas(cublasSetWorkspace(handle, p.context.workspace, kWorkspaceBytes),
+  check_cublas(cublas_library().cublasSetWorkspace(handle, p.context.workspace, kWorkspaceBytes),
                "cublasSetWorkspace", s);
-  check_cublas(cublasGemmStridedBatchedEx_64(handle, p.bt.op, p.at.op, s.n, s.m, s.k, alpha, c.b,
-                                             type, p.bt.ld, c.b_stride, c.a, type, p.at.ld,
-                                             c.a_stride, beta, c.out, type, s.n, c.out_stride,
-                                             c.count, p.precision.compute, CUBLAS_GEMM_DEFAULT),
+  check_cublas(cublas_library().cublasGemmStridedBatchedEx_64(
+                   handle, p.bt.op, p.at.op, s.n, s.m, s.k, alpha, c.b, type, p.bt.ld, c.b_stride,
+                   c.a, type, p.at.ld, c.a_stride, beta, c.out, type, s.n, c.out_stride, c.count,
+                   p.precision.compute, CUBLAS_GEMM_DEFAULT),
                "cublasGemmStridedBatchedEx_64", s);
 }
 
@@ -273,14 +274,15 @@ struct LtMatmul {
 template <typename Value>
 void set_layout(cublasLtMatrixLayoutOpaque_t& layout, cublasLtMatrixLayoutAttribute_t attribute,
                 Value value, const Shapes& shapes) {
-  check_cublas(cublasLtMatrixLayoutSetAttribute(&layout, attribute, &value, sizeof(value)),
-               "cublasLtMatrixLayoutSetAttribute", shapes);
+  check_cublas(
+      cublas_library().cublasLtMatrixLayoutSetAttribute(&layout, attribute, &value, sizeof(value)),
+      "cublasLtMatrixLayoutSetAttribute", shapes);
 }
 
 void init_layout(cublasLtMatrixLayoutOpaque_t& layout, cudaDataType_t type, int64_t rows,
                  int64_t cols, int64_t ld, int64_t count, int64_t stride, const Shapes& shapes) {
-  check_cublas(cublasLtMatrixLayoutInit(&layout, type, static_cast<uint64_t>(rows),
-                                        static_cast<uint64_t>(cols), ld),
+  check_cublas(cublas_library().cublasLtMatrixLayoutInit(&layout, type, static_cast<uint64_t>(rows),
+                                                         static_cast<uint64_t>(cols), ld),
                "cublasLtMatrixLayoutInit", shapes);
   if (count > 1) {
     set_layout(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, static_cast<int32_t>(count), shapes);
@@ -292,7 +294,8 @@ template <typename Value>
 void set_preference(cublasLtMatmulPreferenceOpaque_t& preference,
                     cublasLtMatmulPreferenceAttributes_t attribute, Value value,
                     const Shapes& shapes) {
-  check_cublas(cublasLtMatmulPreferenceSetAttribute(&preference, attribute, &value, sizeof(value)),
+  check_cublas(cublas_library().cublasLtMatmulPreferenceSetAttribute(&preference, attribute, &value,
+                                                                     sizeof(value)),
                "cublasLtMatmulPreferenceSetAttribute", shapes);
 }
 
@@ -343,7 +346,8 @@ std::optional<cublasLtMatmulAlgo_t> find_algo(const Problem& p, cublasLtHandle_t
   if (auto it = cache.algos.find(key); it != cache.algos.end()) return it->second;
 
   cublasLtMatmulPreferenceOpaque_t preference;
-  check_cublas(cublasLtMatmulPreferenceInit(&preference), "cublasLtMatmulPreferenceInit", p.shapes);
+  check_cublas(cublas_library().cublasLtMatmulPreferenceInit(&preference),
+               "cublasLtMatmulPreferenceInit", p.shapes);
   set_preference(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                  static_cast<uint64_t>(kWorkspaceBytes), p.shapes);
   set_preference(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.b_alignment, p.shapes);
@@ -359,9 +363,9 @@ std::optional<cublasLtMatmulAlgo_t> find_algo(const Problem& p, cublasLtHandle_t
   }
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
-  const cublasStatus_t status =
-      cublasLtMatmulAlgoGetHeuristic(handle, &lt.desc, &lt.a_layout, &lt.b_layout, &lt.out_layout,
-                                     &lt.out_layout, &preference, 1, &result, &found);
+  const cublasStatus_t status = cublas_library().cublasLtMatmulAlgoGetHeuristic(
+      handle, &lt.desc, &lt.a_layout, &lt.b_layout, &lt.out_layout, &lt.out_layout, &preference, 1,
+      &result, &found);
   // NOT_SUPPORTED: no heuristic for this configuration at all, as good as no algorithm.
   if (status != CUBLAS_STATUS_NOT_SUPPORTED) {
     check_cublas(status, "cublasLtMatmulAlgoGetHeuristic", p.shapes);
@@ -382,15 +386,15 @@ bool lt_matmul(const Problem& p, const Call& c) {
   const cudaDataType_t type = p.precision.type;
   cublasLtHandle_t handle = lt_handle(p.context, s);
   LtMatmul lt{};
-  check_cublas(cublasLtMatmulDescInit(&lt.desc, p.precision.compute, CUDA_R_32F),
+  check_cublas(cublas_library().cublasLtMatmulDescInit(&lt.desc, p.precision.compute, CUDA_R_32F),
                "cublasLtMatmulDescInit", s);
   const auto transa = static_cast<int32_t>(p.bt.op);
   const auto transb = static_cast<int32_t>(p.at.op);
-  check_cublas(cublasLtMatmulDescSetAttribute(&lt.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa,
-                                              sizeof(transa)),
+  check_cublas(cublas_library().cublasLtMatmulDescSetAttribute(
+                   &lt.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof(transa)),
                "cublasLtMatmulDescSetAttribute", s);
-  check_cublas(cublasLtMatmulDescSetAttribute(&lt.desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb,
-                                              sizeof(transb)),
+  check_cublas(cublas_library().cublasLtMatmulDescSetAttribute(
+                   &lt.desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof(transb)),
                "cublasLtMatmulDescSetAttribute", s);
   init_layout(lt.a_layout, type, p.bt.stored_rows, p.bt.stored_cols, p.bt.ld, c.count, c.b_stride,
               s);
@@ -400,9 +404,10 @@ bool lt_matmul(const Problem& p, const Call& c) {
   const std::optional<cublasLtMatmulAlgo_t> algo = find_algo(p, handle, lt, c);
   if (!algo) return false;
   const float alpha = 1.0f, beta = 0.0f;  // scale type float, in host memory
-  check_cublas(cublasLtMatmul(handle, &lt.desc, &alpha, c.b, &lt.a_layout, c.a, &lt.b_layout, &beta,
-                              c.out, &lt.out_layout, c.out, &lt.out_layout, &*algo,
-                              p.context.workspace, kWorkspaceBytes, p.context.stream),
+  check_cublas(cublas_library().cublasLtMatmul(handle, &lt.desc, &alpha, c.b, &lt.a_layout, c.a,
+                                               &lt.b_layout, &beta, c.out, &lt.out_layout, c.out,
+                                               &lt.out_layout, &*algo, p.context.workspace,
+                                               kWorkspaceBytes, p.context.stream),
                "cublasLtMatmul", s);
   return true;
 }
