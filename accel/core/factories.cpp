@@ -17,6 +17,37 @@ void check_sizes(IntArrayRef sizes, const char* op) {
   }
 }
 
+// The bytes of a storage for `elements` elements of `dtype` (a tensor of shape `sizes`).
+size_t storage_bytes(int64_t elements, ScalarType dtype, IntArrayRef sizes, const char* op) {
+  int64_t bytes = 0;
+  ACCEL_CHECK(!__builtin_mul_overflow(elements, element_size(dtype), &bytes), op,
+              "shape {} of {} needs more bytes than int64 can count", sizes, dtype);
+  return static_cast<size_t>(bytes);
+}
+
+// How many elements a strided tensor reaches in its storage: none when it is empty, otherwise
+// 1 + the sum of (size - 1) * stride, every step checked against int64 overflow.
+int64_t storage_extent(IntArrayRef sizes, IntArrayRef strides, const char* op) {
+  ACCEL_CHECK(sizes.size() == strides.size(), op, "got {} sizes but {} strides", sizes.size(),
+              strides.size());
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    ACCEL_CHECK(strides[i] >= 0, op, "negative stride in {}", strides);
+    empty |= sizes[i] == 0;
+  }
+  if (empty) return 0;
+  int64_t extent = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    int64_t span = 0;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    overflow |= __builtin_add_overflow(extent, span, &extent);
+  }
+  ACCEL_CHECK(!overflow, op, "shape {} with strides {} reaches beyond what int64 can count", sizes,
+              strides);
+  return extent;
+}
+
 Tensor finish(Tensor t, const TensorOptions& options) {
   if (options.requires_grad()) t.requires_grad_(true);
   return t;
@@ -34,28 +65,20 @@ Tensor from_values(const T* values, size_t n, TensorOptions options) {
 
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
   check_sizes(sizes, "empty");
-  const int64_t numel = product(sizes);
-  auto storage = make_pooled<Storage>(static_cast<size_t>(numel * element_size(options.dtype())),
+  const int64_t numel = checked_numel(sizes, "empty");
+  DimVector strides = contiguous_strides(sizes, "empty");
+  auto storage = make_pooled<Storage>(storage_bytes(numel, options.dtype(), sizes, "empty"),
                                       options.device(), options.pinned_memory());
-  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes,
-                                      contiguous_strides(sizes), 0);
+  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
   return finish(Tensor(std::move(impl)), options);
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   check_sizes(sizes, "empty_strided");
-  ACCEL_CHECK(sizes.size() == strides.size(), "empty_strided", "got {} sizes but {} strides",
-              sizes.size(), strides.size());
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    ACCEL_CHECK(strides[i] >= 0, "empty_strided", "negative stride in {}", strides);
-    if (sizes[i] == 0) extent = 0;
-  }
-  if (extent != 0) {
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
-  }
-  auto storage = make_pooled<Storage>(static_cast<size_t>(extent * element_size(options.dtype())),
-                                      options.device());
+  checked_numel(sizes, "empty_strided");
+  const int64_t extent = storage_extent(sizes, strides, "empty_strided");
+  auto storage = make_pooled<Storage>(
+      storage_bytes(extent, options.dtype(), sizes, "empty_strided"), options.device());
   auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
   return finish(Tensor(std::move(impl)), options);
 }
@@ -175,22 +198,17 @@ Tensor tensor(const std::vector<int64_t>& v, TensorOptions o) {
 
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   check_sizes(sizes, "from_blob");
-  ACCEL_CHECK(data != nullptr || product(sizes) == 0, "from_blob", "data pointer is null");
-  ACCEL_CHECK(sizes.size() == strides.size(), "from_blob", "got {} sizes but {} strides",
-              sizes.size(), strides.size());
-  int64_t extent = product(sizes) == 0 ? 0 : 1;
-  for (size_t i = 0; i < sizes.size() && extent > 0; ++i) {
-    ACCEL_CHECK(strides[i] >= 0, "from_blob", "negative stride in {}", strides);
-    extent += (sizes[i] - 1) * strides[i];
-  }
+  ACCEL_CHECK(data != nullptr || checked_numel(sizes, "from_blob") == 0, "from_blob",
+              "data pointer is null");
+  const int64_t extent = storage_extent(sizes, strides, "from_blob");
   auto storage = make_pooled<Storage>(
-      data, static_cast<size_t>(extent * element_size(options.dtype())), options.device(), nullptr);
+      data, storage_bytes(extent, options.dtype(), sizes, "from_blob"), options.device(), nullptr);
   auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
   return finish(Tensor(std::move(impl)), options);
 }
 
 Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options) {
-  return from_blob(data, sizes, contiguous_strides(sizes), options);
+  return from_blob(data, sizes, contiguous_strides(sizes, "from_blob"), options);
 }
 
 Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,

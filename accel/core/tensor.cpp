@@ -2,6 +2,8 @@
 // state (requires_grad, grad, hooks, backward) and detaching.
 #include "accel/core/tensor.h"
 
+#include <algorithm>
+
 #include "accel/core/autograd/engine.h"
 #include "accel/core/autograd/function.h"
 #include "accel/core/object_pool.h"
@@ -9,14 +11,29 @@
 
 namespace accel {
 
-DimVector contiguous_strides(IntArrayRef sizes) {
+DimVector contiguous_strides(IntArrayRef sizes, const char* op) {
   DimVector strides(sizes.size());
-  int64_t stride = 1;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= std::max<int64_t>(sizes[i], 1);
+  if (sizes.empty()) return strides;
+  bool overflow = false;
+  strides[sizes.size() - 1] = 1;
+  for (size_t i = sizes.size() - 1; i-- > 0;) {
+    overflow |=
+        __builtin_mul_overflow(strides[i + 1], std::max<int64_t>(sizes[i + 1], 1), &strides[i]);
   }
+  ACCEL_CHECK(!overflow, op, "the strides of shape {} do not fit int64", sizes);
   return strides;
+}
+
+int64_t checked_numel(IntArrayRef sizes, const char* op) {
+  int64_t numel = 1;
+  bool overflow = false, has_zero = false;
+  for (const int64_t size : sizes) {
+    overflow |= __builtin_mul_overflow(numel, size, &numel);
+    has_zero |= size == 0;
+  }
+  // A size-0 dimension makes the count 0 however large the others are.
+  ACCEL_CHECK(!overflow || has_zero, op, "shape {} has more elements than int64 can count", sizes);
+  return numel;
 }
 
 bool compute_is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
@@ -24,7 +41,10 @@ bool compute_is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
   for (size_t i = sizes.size(); i-- > 0;) {
     if (sizes[i] == 0) return true;
     if (sizes[i] != 1 && strides[i] != expected) return false;
-    expected *= sizes[i];
+    if (__builtin_mul_overflow(expected, sizes[i], &expected)) {
+      // Only a size-0 dimension further left makes such a shape hold any tensor at all.
+      return std::find(sizes.begin(), sizes.begin() + i, 0) != sizes.begin() + i;
+    }
   }
   return true;
 }
@@ -41,7 +61,7 @@ void TensorImpl::set_geometry(IntArrayRef sizes_, IntArrayRef strides_, int64_t 
   sizes = sizes_;
   strides = strides_;
   storage_offset = offset;
-  numel = product(sizes_);
+  numel = checked_numel(sizes_, "Tensor");
   is_contiguous = compute_is_contiguous(sizes_, strides_);
 }
 

@@ -47,7 +47,12 @@ struct TensorImpl {
 };
 
 // Row-major strides for `sizes` (a size-1 or size-0 dimension gets stride as if contiguous).
-DimVector contiguous_strides(IntArrayRef sizes);
+// A stride that does not fit int64 raises accel::Error naming `op` and the shape; a size-0
+// dimension counts as 1 there (PyTorch's rule), so [0, 2^40, 2^40] is rejected too.
+DimVector contiguous_strides(IntArrayRef sizes, const char* op = "contiguous_strides");
+// The number of elements of `sizes`; a count that does not fit int64 raises accel::Error naming
+// `op` and the shape. Checked multiplications only: this runs for every tensor an op creates.
+int64_t checked_numel(IntArrayRef sizes, const char* op);
 bool compute_is_contiguous(IntArrayRef sizes, IntArrayRef strides);
 
 }  // namespace accel

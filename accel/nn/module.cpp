@@ -9,10 +9,14 @@
 #include <typeinfo>
 
 #include "accel/core/autograd/grad_mode.h"
+#include "accel/core/io/message_name.h"
 #include "accel/core/ops.h"
 
 namespace accel::nn {
 namespace {
+
+// How many unexpected names a load_state_dict error lists.
+constexpr size_t kMaxListedKeys = 20;
 
 void check_entry_name(const std::string& name, const char* op) {
   ACCEL_CHECK(!name.empty(), op, "the name must not be empty");
@@ -220,8 +224,12 @@ void Module::load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict)
           fmt::format("{} (expected {}, got {})", key, tensor.sizes(), given->sizes()));
     }
   }
+  // The state dict may come from a file holding any number of names of any length: the error
+  // lists a few, shortened.
+  size_t unexpected_count = 0;
   for (const auto& [key, tensor] : state_dict) {
-    if (!own.contains(key)) unexpected.push_back(key);
+    if (own.contains(key)) continue;
+    if (unexpected_count++ < kMaxListedKeys) unexpected.push_back(io::shortened_for_message(key));
   }
   std::vector<std::string> problems;
   if (!mismatched.empty()) {
@@ -231,7 +239,10 @@ void Module::load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict)
     problems.push_back(fmt::format("missing keys [{}]", fmt::join(missing, ", ")));
   }
   if (strict && !unexpected.empty()) {
-    problems.push_back(fmt::format("unexpected keys [{}]", fmt::join(unexpected, ", ")));
+    const std::string more = unexpected_count > unexpected.size()
+                                 ? fmt::format(", ... ({} in all)", unexpected_count)
+                                 : "";
+    problems.push_back(fmt::format("unexpected keys [{}{}]", fmt::join(unexpected, ", "), more));
   }
   ACCEL_CHECK(problems.empty(), "load_state_dict", "error(s) loading into {}: {}", name(),
               fmt::join(problems, "; "));

@@ -92,6 +92,31 @@ TEST(FromBlob, InvalidArgumentsAreErrors) {
   EXPECT_THROW(from_blob(data, {2, 2}, IntArrayRef{1}), Error);
 }
 
+// Sizes may come from files: a shape whose element count, strides or bytes overflow int64 is an
+// error naming the op and the shape, never a wrapped-around (and too small) allocation.
+TEST(Factories, ShapesBeyondInt64AreErrors) {
+  const int64_t big = int64_t{1} << 40;
+  testing::expect_error_containing(
+      [&] {
+        empty({big, big});
+      },
+      "empty: shape [1099511627776, 1099511627776] has more "
+      "elements than int64 can count");
+  // Empty, but its strides (PyTorch counts size 0 as 1 there) would not fit.
+  testing::expect_error_containing([&] { empty({0, big, big}); }, "do not fit int64");
+  testing::expect_error_containing(
+      [&] {
+        empty({int64_t{1} << 60, 4}, kFloat64);
+      },
+      "needs more bytes than int64 can count");
+  testing::expect_error_containing(
+      [&] {
+        empty_strided({big, 2}, {int64_t{1} << 62, 1});
+      },
+      "reaches beyond what int64 can count");
+  EXPECT_EQ(empty({0, int64_t{1} << 31, int64_t{1} << 31}).numel(), 0);
+}
+
 TEST(Item, RequiresOneElement) {
   try {
     (void)zeros({2, 2}).item<float>();

@@ -150,6 +150,46 @@ TEST(Safetensors, ValidationErrorsNameFileAndProblem) {
   EXPECT_CONTAINS(msg, "cannot open \"/nonexistent/dir/model.safetensors\"");
 }
 
+// Findings of fuzzing and hostile files: each is an error naming the file, never a crash, an
+// overflow or a silently chosen winner.
+TEST(Safetensors, HostileHeadersAreErrors) {
+  auto parse_error = [](const std::string& header, const std::string& data = "") {
+    return error_message([&] { io::parse_safetensors(make_file(header, data), "model.st"); });
+  };
+  const std::string eight(8, '\0');
+  // A name given twice: JSON objects keep the last, a reader must refuse.
+  EXPECT_CONTAINS(parse_error(R"({"w":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
+                              R"("w":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
+                              eight),
+                  "the tensor name \"w\" appears twice");
+  EXPECT_CONTAINS(
+      parse_error(R"({"w":{"dtype":"U8","dtype":"U8","shape":[0],"data_offsets":[0,0]}})"),
+      "\"dtype\" appears twice");
+  // Zero elements, but strides no tensor can have.
+  EXPECT_CONTAINS(parse_error(R"({"w":{"dtype":"F32","shape":[0,4611686018427387904,)"
+                              R"(4611686018427387904],"data_offsets":[0,0]}})"),
+                  "do not fit int64");
+  // A name of 5 MB is echoed shortened, with its length.
+  const std::string long_name(5'000'000, 'n');
+  const std::string message =
+      parse_error("{\"" + long_name + R"(":{"dtype":"F8","shape":[1],"data_offsets":[0,1]}})", "x");
+  EXPECT_LT(message.size(), 1000u);
+  EXPECT_CONTAINS(message, "nnn...\" (5000000 bytes)");
+  // Nesting: a deep value in a field the reader ignores costs no stack; the rank is bounded.
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  EXPECT_NO_THROW(io::parse_safetensors(
+      make_file(R"({"w":{"x":)" + deep + R"(,"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                eight),
+      "ok"));
+  std::string rank_100 = "[";
+  for (int i = 0; i < 100; ++i) rank_100 += i ? ",1" : "1";
+  EXPECT_CONTAINS(
+      parse_error(R"({"w":{"dtype":"U8","shape":)" + rank_100 + R"(],"data_offsets":[0,1]}})", "x"),
+      "more than 64 dimensions");
+  ScratchDir dir;
+  EXPECT_CONTAINS(error_message([&] { io::load_safetensors(dir.file("")); }), "is a directory");
+}
+
 // Every input either parses or raises accel::Error: anything else (another exception, a
 // crash, an ASan report) fails.
 TEST(Safetensors, FuzzedInputsLoadOrThrowAccelError) {

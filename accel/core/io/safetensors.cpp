@@ -6,15 +6,14 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 
 #include "accel/core/factories.h"
 #include "accel/core/io/atomic_file.h"
+#include "accel/core/io/message_name.h"
+#include "accel/core/io/read_file.h"
 
 namespace accel::io {
 namespace {
@@ -24,7 +23,13 @@ static_assert(std::endian::native == std::endian::little,
 
 constexpr const char* kSave = "save_safetensors";
 constexpr const char* kLoad = "load_safetensors";
+// The reference implementation's limit (MAX_HEADER_SIZE in Hugging Face's safetensors).
 constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+// The file is read whole and its tensors are copied out of it, so a load peaks at twice the
+// file's size: a larger file is refused before anything is read.
+constexpr uint64_t kMaxFileBytes = uint64_t{64} << 30;
+// More dimensions than any model's tensor has; bounds what one "shape" makes the reader keep.
+constexpr size_t kMaxDims = 64;
 constexpr const char* kMetadataKey = "__metadata__";
 
 constexpr std::pair<ScalarType, std::string_view> kDtypeNames[] = {
@@ -49,73 +54,250 @@ std::optional<ScalarType> dtype_from_name(std::string_view name) {
 // A tensor's header entry, checked but not yet copied.
 struct Entry {
   std::string name;
-  ScalarType dtype;
+  ScalarType dtype = kFloat32;
   std::vector<int64_t> shape;
-  uint64_t begin;
-  uint64_t end;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  unsigned fields = 0;  // which of the Field bits the entry has given
 };
 
-Entry parse_entry(const std::string& name, const nlohmann::json& value, uint64_t data_size,
-                  const std::string& source) {
-  auto bad = [&](std::string_view why) -> Entry {
-    fail(kLoad, "\"{}\": tensor \"{}\": {}", source, name, why);
-  };
-  if (!value.is_object()) return bad("the entry is not a JSON object");
-  auto dtype_it = value.find("dtype");
-  auto shape_it = value.find("shape");
-  auto offsets_it = value.find("data_offsets");
-  if (dtype_it == value.end() || shape_it == value.end() || offsets_it == value.end()) {
-    return bad("the entry needs \"dtype\", \"shape\" and \"data_offsets\"");
-  }
-  if (!dtype_it->is_string()) return bad("\"dtype\" is not a string");
-  std::optional<ScalarType> dtype = dtype_from_name(dtype_it->get_ref<const std::string&>());
-  if (!dtype) {
-    fail(kLoad, "\"{}\": tensor \"{}\": unknown or unsupported dtype \"{}\"", source, name,
-         dtype_it->get_ref<const std::string&>());
-  }
-  if (!shape_it->is_array()) return bad("\"shape\" is not an array");
-  Entry entry{name, *dtype, {}, 0, 0};
-  // The byte count, with overflow checks: a bogus shape must not wrap around.
-  uint64_t bytes = static_cast<uint64_t>(element_size(*dtype));
-  bool overflow = false;
-  for (const nlohmann::json& dim : *shape_it) {
-    if (!dim.is_number_unsigned()) return bad("\"shape\" must hold non-negative integers");
-    uint64_t size = dim.get<uint64_t>();
-    if (size > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) overflow = true;
-    if (size != 0 && bytes > std::numeric_limits<uint64_t>::max() / size) overflow = true;
-    bytes *= size;
-    entry.shape.push_back(static_cast<int64_t>(size));
-  }
-  if (!offsets_it->is_array() || offsets_it->size() != 2 ||
-      !(*offsets_it)[0].is_number_unsigned() || !(*offsets_it)[1].is_number_unsigned()) {
-    return bad("\"data_offsets\" must be two non-negative integers [begin, end]");
-  }
-  entry.begin = (*offsets_it)[0].get<uint64_t>();
-  entry.end = (*offsets_it)[1].get<uint64_t>();
-  if (entry.begin > entry.end || entry.end > data_size) {
-    fail(kLoad, "\"{}\": tensor \"{}\": data_offsets [{}, {}] outside the data section of {} bytes",
-         source, name, entry.begin, entry.end, data_size);
-  }
-  if (overflow || bytes != entry.end - entry.begin) {
-    fail(kLoad,
-         "\"{}\": tensor \"{}\": shape {} of {} needs {} bytes but data_offsets [{}, {}] "
-         "span {}",
-         source, name, entry.shape, dtype_it->get_ref<const std::string&>(),
-         overflow ? std::string("too many") : std::to_string(bytes), entry.begin, entry.end,
-         entry.end - entry.begin);
-  }
-  return entry;
+// The fields of an entry, as bits of Entry::fields; other keys are ignored, as the reference
+// reader does.
+enum Field : unsigned { kOtherField = 0, kDtype = 1, kShape = 2, kOffsets = 4 };
+constexpr unsigned kAllFields = kDtype | kShape | kOffsets;
+
+Field field_named(std::string_view key) {
+  if (key == "dtype") return kDtype;
+  if (key == "shape") return kShape;
+  if (key == "data_offsets") return kOffsets;
+  return kOtherField;
 }
 
-std::map<std::string, std::string> parse_metadata(const nlohmann::json& value,
-                                                  const std::string& source) {
-  ACCEL_CHECK(value.is_object(), kLoad, "\"{}\": \"__metadata__\" is not a JSON object", source);
-  std::map<std::string, std::string> out;
-  for (const auto& [key, item] : value.items()) {
-    ACCEL_CHECK(item.is_string(), kLoad, "\"{}\": metadata \"{}\" is not a string", source, key);
-    out.emplace(key, item.get<std::string>());
+// The header's entries and metadata, built straight from the JSON parser's events rather than
+// from a JSON tree: memory stays proportional to what is kept (a tree costs ~10x the text),
+// a shape's rank is bounded, and a name given twice is seen (a JSON object keeps the last).
+// Every problem throws accel::Error naming the source and the tensor.
+class HeaderReader final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit HeaderReader(const std::string& source) : source_(source) {}
+
+  std::vector<Entry> entries;
+  std::map<std::string, std::string> metadata;
+
+  bool null() override { return expect(Value::kOther); }
+  bool boolean(bool) override { return expect(Value::kOther); }
+  bool number_integer(number_integer_t) override { return expect(Value::kOther); }
+  bool number_float(number_float_t, const string_t&) override { return expect(Value::kOther); }
+  bool binary(binary_t&) override { return expect(Value::kOther); }
+
+  bool number_unsigned(number_unsigned_t value) override {
+    expect(Value::kUnsigned);
+    if (at_ == At::kShape) {
+      std::vector<int64_t>& shape = entries.back().shape;
+      if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        bad_entry(fmt::format("dimension {} of \"shape\" is {}, more than int64 holds",
+                              shape.size(), value));
+      }
+      shape.push_back(static_cast<int64_t>(value));
+    } else if (at_ == At::kOffsets) {
+      (offsets_read_++ == 0 ? entries.back().begin : entries.back().end) = value;
+    }
+    return true;
   }
-  return out;
+
+  bool string(string_t& value) override {
+    expect(Value::kString);
+    if (at_ == At::kFieldValue) {  // the dtype
+      std::optional<ScalarType> dtype = dtype_from_name(value);
+      if (!dtype) bad_entry("unknown or unsupported dtype " + quoted_for_message(value));
+      entries.back().dtype = *dtype;
+      at_ = At::kEntry;
+    } else if (at_ == At::kMetadataValue) {
+      metadata.emplace(std::move(metadata_key_), std::move(value));
+      at_ = At::kMetadata;
+    }
+    return true;
+  }
+
+  bool start_object(std::size_t) override { return expect(Value::kObject); }
+  bool start_array(std::size_t) override { return expect(Value::kArray); }
+
+  bool key(string_t& key) override {
+    switch (at_) {
+      case At::kRoot:
+        in_metadata_ = key == kMetadataKey;
+        if (in_metadata_) {
+          ACCEL_CHECK(!seen_metadata_, kLoad, "\"{}\": \"{}\" appears twice", source_,
+                      kMetadataKey);
+          seen_metadata_ = true;
+        } else {
+          entries.emplace_back().name = std::move(key);
+        }
+        at_ = At::kRootValue;
+        break;
+      case At::kEntry:
+        field_ = field_named(key);
+        if (field_ != kOtherField) {
+          if (entries.back().fields & field_) bad_entry("\"" + key + "\" appears twice");
+          entries.back().fields |= field_;
+        }
+        at_ = At::kFieldValue;
+        break;
+      case At::kMetadata:
+        ACCEL_CHECK(!metadata.contains(key), kLoad, "\"{}\": metadata key {} appears twice",
+                    source_, quoted_for_message(key));
+        metadata_key_ = std::move(key);
+        at_ = At::kMetadataValue;
+        break;
+      default:  // inside a skipped value
+        break;
+    }
+    return true;
+  }
+
+  bool end_object() override {
+    if (at_ == At::kSkip) return end_skipped();
+    if (at_ == At::kEntry && entries.back().fields != kAllFields) {
+      bad_entry("the entry needs \"dtype\", \"shape\" and \"data_offsets\"");
+    }
+    at_ = at_ == At::kRoot ? At::kEnd : At::kRoot;
+    return true;
+  }
+
+  bool end_array() override {
+    if (at_ == At::kSkip) return end_skipped();
+    if (at_ == At::kOffsets && offsets_read_ != 2) bad_offsets();
+    at_ = At::kEntry;
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& error) override {
+    // The parser's message quotes the last token read, which may be the whole header.
+    fail(kLoad, "\"{}\": the header is not valid JSON (at byte {}: {})", source_, position,
+         shortened_for_message(error.what()));
+  }
+
+ private:
+  // Where in the header the parser is: what the next value must be.
+  enum class At {
+    kStart,          // the header itself: an object
+    kRoot,           // in the header object: names
+    kRootValue,      // after a name: a tensor's entry object, or the metadata object
+    kEntry,          // in an entry: field names
+    kFieldValue,     // after a field name: its value
+    kShape,          // in "shape": dimensions
+    kOffsets,        // in "data_offsets": two offsets
+    kMetadata,       // in "__metadata__": keys
+    kMetadataValue,  // after a metadata key: a string
+    kSkip,           // in the value of a field this reader ignores
+    kEnd,            // after the header object
+  };
+  enum class Value { kObject, kArray, kString, kUnsigned, kOther };
+
+  // Checks that `value` (a scalar, or an object or array starting) may stand where the parser
+  // is, and moves to where it leads; the caller keeps scalars.
+  bool expect(Value value) {
+    const bool container = value == Value::kObject || value == Value::kArray;
+    switch (at_) {
+      case At::kStart:
+        ACCEL_CHECK(value == Value::kObject, kLoad, "\"{}\": the header is not a JSON object",
+                    source_);
+        at_ = At::kRoot;
+        break;
+      case At::kRootValue:
+        if (value != Value::kObject) {
+          ACCEL_CHECK(!in_metadata_, kLoad, "\"{}\": \"{}\" is not a JSON object", source_,
+                      kMetadataKey);
+          bad_entry("the entry is not a JSON object");
+        }
+        at_ = in_metadata_ ? At::kMetadata : At::kEntry;
+        break;
+      case At::kFieldValue:
+        if (field_ == kDtype && value != Value::kString) bad_entry("\"dtype\" is not a string");
+        if (field_ == kShape && value != Value::kArray) bad_entry("\"shape\" is not an array");
+        if (field_ == kOffsets && value != Value::kArray) bad_offsets();
+        if (field_ == kDtype) break;  // string() keeps it
+        offsets_read_ = 0;
+        skip_depth_ = 1;
+        if (field_ == kShape) at_ = At::kShape;
+        if (field_ == kOffsets) at_ = At::kOffsets;
+        if (field_ == kOtherField) at_ = container ? At::kSkip : At::kEntry;
+        break;
+      case At::kShape:
+        if (value != Value::kUnsigned) bad_entry("\"shape\" must hold non-negative integers");
+        if (entries.back().shape.size() == kMaxDims) {
+          bad_entry(fmt::format("\"shape\" has more than {} dimensions", kMaxDims));
+        }
+        break;
+      case At::kOffsets:
+        if (value != Value::kUnsigned || offsets_read_ == 2) bad_offsets();
+        break;
+      case At::kMetadataValue:
+        ACCEL_CHECK(value == Value::kString, kLoad, "\"{}\": metadata {} is not a string", source_,
+                    quoted_for_message(metadata_key_));
+        break;
+      case At::kSkip:
+        if (container) ++skip_depth_;
+        break;
+      default:  // the parser gives only keys and ends here
+        break;
+    }
+    return true;
+  }
+
+  bool end_skipped() {
+    if (--skip_depth_ == 0) at_ = At::kEntry;
+    return true;
+  }
+
+  [[noreturn]] void bad_entry(std::string_view why) const {
+    fail(kLoad, "\"{}\": tensor {}: {}", source_, quoted_for_message(entries.back().name), why);
+  }
+  [[noreturn]] void bad_offsets() const {
+    bad_entry("\"data_offsets\" must be two non-negative integers [begin, end]");
+  }
+
+  const std::string& source_;
+  At at_ = At::kStart;
+  Field field_ = kOtherField;
+  bool in_metadata_ = false;
+  bool seen_metadata_ = false;
+  int offsets_read_ = 0;
+  size_t skip_depth_ = 0;
+  std::string metadata_key_;
+};
+
+// An entry's offsets against the data section and its dtype and shape, with every product
+// checked for overflow: a bogus shape must not wrap around to a plausible size.
+void check_extent(const Entry& entry, uint64_t data_size, const std::string& source) {
+  const std::string name = quoted_for_message(entry.name);
+  ACCEL_CHECK(entry.begin <= entry.end && entry.end <= data_size, kLoad,
+              "\"{}\": tensor {}: data_offsets [{}, {}] outside the data section of {} bytes",
+              source, name, entry.begin, entry.end, data_size);
+  uint64_t bytes = static_cast<uint64_t>(element_size(entry.dtype));
+  bool overflow = false;
+  for (const int64_t size : entry.shape) {
+    overflow |= __builtin_mul_overflow(bytes, static_cast<uint64_t>(size), &bytes);
+  }
+  ACCEL_CHECK(!overflow && bytes == entry.end - entry.begin, kLoad,
+              "\"{}\": tensor {}: shape {} of {} needs {} bytes but data_offsets [{}, {}] span {}",
+              source, name, entry.shape, dtype_name(entry.dtype),
+              overflow ? std::string("too many") : std::to_string(bytes), entry.begin, entry.end,
+              entry.end - entry.begin);
+}
+
+void check_unique_names(const std::vector<Entry>& entries, const std::string& source) {
+  std::vector<const std::string*> names;
+  names.reserve(entries.size());
+  for (const Entry& entry : entries) names.push_back(&entry.name);
+  std::sort(names.begin(), names.end(),
+            [](const std::string* a, const std::string* b) { return *a < *b; });
+  auto twice =
+      std::adjacent_find(names.begin(), names.end(),
+                         [](const std::string* a, const std::string* b) { return *a == *b; });
+  ACCEL_CHECK(twice == names.end(), kLoad, "\"{}\": the tensor name {} appears twice", source,
+              quoted_for_message(**twice));
 }
 
 Tensor copy_out(const Entry& entry, const char* data, const std::string& source) {
@@ -124,10 +306,15 @@ Tensor copy_out(const Entry& entry, const char* data, const std::string& source)
   if (entry.dtype == kBool) {
     // Any byte but 0 or 1 is not a valid bool.
     bool valid = std::all_of(begin, begin + size, [](char c) { return c == 0 || c == 1; });
-    ACCEL_CHECK(valid, kLoad, "\"{}\": tensor \"{}\": BOOL data holds bytes other than 0 and 1",
-                source, entry.name);
+    ACCEL_CHECK(valid, kLoad, "\"{}\": tensor {}: BOOL data holds bytes other than 0 and 1", source,
+                quoted_for_message(entry.name));
   }
-  Tensor out = empty(entry.shape, entry.dtype);
+  Tensor out;
+  try {
+    out = empty(entry.shape, entry.dtype);  // rejects shapes no tensor can have
+  } catch (const Error& error) {
+    fail(kLoad, "\"{}\": tensor {}: {}", source, quoted_for_message(entry.name), error.what());
+  }
   if (size > 0) std::memcpy(out.data_ptr(), begin, size);
   return out;
 }
@@ -143,8 +330,9 @@ std::string serialize_safetensors(const NamedTensors& tensors,
   for (const auto& [name, tensor] : tensors) {
     ACCEL_CHECK(name != kMetadataKey, kSave, "\"{}\" is reserved and cannot name a tensor",
                 kMetadataKey);
-    ACCEL_CHECK(!header.contains(name), kSave, "the name \"{}\" appears twice", name);
-    ACCEL_CHECK(tensor.defined(), kSave, "tensor \"{}\" is undefined", name);
+    ACCEL_CHECK(!header.contains(name), kSave, "the name {} appears twice",
+                quoted_for_message(name));
+    ACCEL_CHECK(tensor.defined(), kSave, "tensor {} is undefined", quoted_for_message(name));
     Tensor data = tensor.detach().cpu().contiguous();
     uint64_t bytes = static_cast<uint64_t>(data.nbytes());
     header[name] = {{"dtype", dtype_name(data.dtype())},
@@ -178,31 +366,30 @@ SafetensorsContents parse_safetensors(std::string_view bytes, const std::string&
   ACCEL_CHECK(header_size <= bytes.size() - 8, kLoad,
               "\"{}\": header length {} is larger than the {} bytes after it (truncated file?)",
               source, header_size, bytes.size() - 8);
-  nlohmann::json header = nlohmann::json::parse(bytes.substr(8, header_size), nullptr, false);
-  ACCEL_CHECK(!header.is_discarded(), kLoad, "\"{}\": the header is not valid JSON", source);
-  ACCEL_CHECK(header.is_object(), kLoad, "\"{}\": the header is not a JSON object", source);
+  const std::string_view header = bytes.substr(8, header_size);
+  HeaderReader reader(source);
+  nlohmann::json::sax_parse(header.begin(), header.end(), &reader);
+  std::vector<Entry>& entries = reader.entries;
+  check_unique_names(entries, source);
 
-  std::string_view data = bytes.substr(8 + header_size);
-  SafetensorsContents out;
-  std::vector<Entry> entries;
-  for (const auto& [name, value] : header.items()) {
-    if (name == kMetadataKey) {
-      out.metadata = parse_metadata(value, source);
-    } else {
-      entries.push_back(parse_entry(name, value, data.size(), source));
-    }
-  }
+  const std::string_view data = bytes.substr(8 + header_size);
+  for (const Entry& entry : entries) check_extent(entry, data.size(), source);
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   });
   for (size_t i = 1; i < entries.size(); ++i) {
     const Entry& prev = entries[i - 1];
     ACCEL_CHECK(entries[i].begin >= prev.end, kLoad,
-                "\"{}\": the data of tensors \"{}\" [{}, {}] and \"{}\" [{}, {}] overlap", source,
-                prev.name, prev.begin, prev.end, entries[i].name, entries[i].begin, entries[i].end);
+                "\"{}\": the data of tensors {} [{}, {}] and {} [{}, {}] overlap", source,
+                quoted_for_message(prev.name), prev.begin, prev.end,
+                quoted_for_message(entries[i].name), entries[i].begin, entries[i].end);
   }
-  for (const Entry& entry : entries) {
-    out.tensors.emplace_back(entry.name, copy_out(entry, data.data(), source));
+  SafetensorsContents out;
+  out.metadata = std::move(reader.metadata);
+  out.tensors.reserve(entries.size());
+  for (Entry& entry : entries) {
+    Tensor tensor = copy_out(entry, data.data(), source);
+    out.tensors.emplace_back(std::move(entry.name), std::move(tensor));
   }
   return out;
 }
@@ -216,11 +403,7 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
 }
 
 SafetensorsContents load_safetensors(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  ACCEL_CHECK(file.is_open(), kLoad, "cannot open \"{}\"", path);
-  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  ACCEL_CHECK(!file.bad(), kLoad, "error reading \"{}\"", path);
-  return parse_safetensors(bytes, path);
+  return parse_safetensors(read_file(path, kLoad, kMaxFileBytes), path);
 }
 
 }  // namespace accel::io
