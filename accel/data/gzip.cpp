@@ -1,85 +1,89 @@
-// gzip reading through zlib's inflate with automatic header detection. Concatenated gzip
-// members (what `cat a.gz b.gz` makes) decode as one stream, as gunzip does.
+// gzip reading through zlib's inflate (gzip framing only). Output goes straight into the
+// caller's buffer, which grows geometrically with the bytes that arrive and never past what was
+// asked; input is handed to zlib in pieces, since zlib counts bytes in 32 bits.
 #include "accel/data/gzip.h"
 
 #include <zlib.h>
 
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 
 #include "accel/base/error.h"
 
 namespace accel::data {
 namespace {
 
-// Owns a zlib inflate stream.
-class Inflater {
- public:
-  Inflater() {
-    if (inflateInit2(&stream_, 15 + 16) != Z_OK) fail("gunzip", "zlib failed to initialize");
-  }
-  ~Inflater() { inflateEnd(&stream_); }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  z_stream* operator->() { return &stream_; }
-  z_stream* get() { return &stream_; }
-
- private:
-  z_stream stream_{};
-};
+// The most bytes handed to zlib in one call, in either direction (its counters are uInt).
+constexpr size_t kMaxPiece = size_t{1} << 30;
+// The first step by which a read's buffer grows; later steps double what has arrived.
+constexpr size_t kFirstGrowth = size_t{1} << 16;
 
 }  // namespace
+
+// Owns a zlib inflate stream that expects gzip framing.
+struct GzipReader::Inflater {
+  explicit Inflater(const char* op) {
+    ACCEL_CHECK(inflateInit2(&stream, 15 + 16) == Z_OK, op, "zlib failed to initialize");
+  }
+  ~Inflater() { inflateEnd(&stream); }
+  Inflater(const Inflater&) = delete;
+  Inflater& operator=(const Inflater&) = delete;
+  z_stream stream{};
+};
 
 bool is_gzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view compressed, const std::string& source, const char* op) {
-  Inflater inflater;
-  inflater->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  inflater->avail_in = static_cast<uInt>(compressed.size());
-  std::string out;
-  out.resize(std::max<size_t>(compressed.size() * 2, 1 << 16));
-  size_t produced = 0;
-  while (true) {
-    if (produced == out.size()) out.resize(out.size() * 2);
-    inflater->next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    inflater->avail_out = static_cast<uInt>(std::min<size_t>(out.size() - produced, 1u << 30));
-    const uInt room = inflater->avail_out;
-    const int status = inflate(inflater.get(), Z_NO_FLUSH);
-    produced += room - inflater->avail_out;
-    if (status == Z_STREAM_END) {
-      if (inflater->avail_in == 0) break;
-      ACCEL_CHECK(inflateReset(inflater.get()) == Z_OK, op, "\"{}\": zlib reset failed", source);
-      continue;
+GzipReader::GzipReader(std::string_view compressed, std::string source, const char* op)
+    : inflater_(std::make_unique<Inflater>(op)),
+      unread_(compressed),
+      source_(std::move(source)),
+      op_(op) {}
+
+GzipReader::~GzipReader() = default;
+
+size_t GzipReader::read(size_t count, std::vector<char>& out) {
+  z_stream& stream = inflater_->stream;
+  const size_t start = out.size();
+  size_t filled = start;
+  while (filled - start < count && !ended_) {
+    if (filled == out.size()) {
+      const size_t step =
+          std::min(count - (filled - start), std::max(filled - start, kFirstGrowth));
+      out.reserve(filled + step);  // exactly: resize alone may overshoot what was asked
+      out.resize(filled + step);
     }
-    if (status != Z_OK) {
-      // Z_BUF_ERROR: the input ended mid-stream; anything else: the data is not deflate.
+    if (stream.avail_in == 0 && !unread_.empty()) {
+      const size_t piece = std::min(unread_.size(), kMaxPiece);
+      stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(unread_.data()));
+      stream.avail_in = static_cast<uInt>(piece);
+      unread_.remove_prefix(piece);
+    }
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + filled);
+    stream.avail_out = static_cast<uInt>(std::min(out.size() - filled, kMaxPiece));
+    const uInt room = stream.avail_out;
+    const int status = inflate(&stream, Z_NO_FLUSH);
+    filled += room - stream.avail_out;
+    produced_ += room - stream.avail_out;
+    if (status == Z_STREAM_END) {
+      // Input left over after a member is the next member (concatenated gzip files).
+      ended_ = stream.avail_in == 0 && unread_.empty();
+      if (!ended_) {
+        ACCEL_CHECK(inflateReset(&stream) == Z_OK, op_, "\"{}\": zlib reset failed", source_);
+      }
+    } else if (status != Z_OK) {
+      // Z_BUF_ERROR: all input is consumed mid-stream; anything else: the data is not deflate.
       const std::string found =
           status == Z_BUF_ERROR
               ? "a truncated one"
-              : fmt::format("corrupt data ({})",
-                            inflater->msg != nullptr ? inflater->msg : "zlib error");
-      fail(op, "\"{}\": expected a complete gzip stream, found {} after {} decompressed bytes",
-           source, found, produced);
+              : fmt::format("corrupt data ({})", stream.msg != nullptr ? stream.msg : "zlib error");
+      fail(op_, "\"{}\": expected a complete gzip stream, found {} after {} decompressed bytes",
+           source_, found, produced_);
     }
   }
-  out.resize(produced);
-  return out;
-}
-
-std::string read_maybe_gzipped(const std::string& path, const char* op) {
-  ACCEL_CHECK(!std::filesystem::is_directory(path), op, "\"{}\" is a directory, not a file", path);
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  ACCEL_CHECK(file.is_open(), op, "cannot open \"{}\" (no such file, or no permission)", path);
-  const std::streamoff size = file.tellg();
-  ACCEL_CHECK(size >= 0, op, "cannot read \"{}\"", path);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  file.seekg(0);
-  file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  ACCEL_CHECK(file.good(), op, "error reading \"{}\"", path);
-  return is_gzip(bytes) ? gunzip(bytes, path, op) : bytes;
+  out.resize(filled);
+  return filled - start;
 }
 
 }  // namespace accel::data

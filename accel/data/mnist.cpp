@@ -1,6 +1,7 @@
 // MNIST: finds the split's files (raw or .gz), reads them with the IDX reader, checks that
-// they are 28x28 uint8 images and uint8 labels of the same count, and converts images to
-// float32 with x / 255 (torchvision's ToTensor, bit for bit).
+// they are 28x28 uint8 images and uint8 labels in 0..9 of the same count (at load time, not
+// when a bad label's batch comes up), and converts images to float32 with x / 255
+// (torchvision's ToTensor, bit for bit).
 #include "accel/data/mnist.h"
 
 #include <filesystem>
@@ -14,6 +15,17 @@ namespace {
 constexpr const char* kOp = "MNIST";
 constexpr int64_t kSide = 28;
 constexpr int64_t kPixels = kSide * kSide;
+constexpr int64_t kClasses = 10;
+
+// What is at `path` (file_type::not_found for nothing); a failure to find out (a symlink loop,
+// a name too long, a directory without search permission) is an error rather than a "nothing".
+std::filesystem::file_type type_at(const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  ACCEL_CHECK(!error || status.type() == std::filesystem::file_type::not_found, kOp,
+              "cannot inspect \"{}\": {}", path.string(), error.message());
+  return status.type();
+}
 
 // " (apt-get install ...)" when `root` is the Debian package's directory, else "".
 std::string package_hint(const std::filesystem::path& root) {
@@ -28,10 +40,19 @@ std::string package_hint(const std::filesystem::path& root) {
 std::string find_file(const std::filesystem::path& root, const std::string& name) {
   const std::filesystem::path raw = root / name;
   const std::filesystem::path gz = root / (name + ".gz");
-  if (std::filesystem::exists(raw)) return raw.string();
-  if (std::filesystem::exists(gz)) return gz.string();
+  if (type_at(raw) != std::filesystem::file_type::not_found) return raw.string();
+  if (type_at(gz) != std::filesystem::file_type::not_found) return gz.string();
   fail(kOp, "expected \"{}\" or \"{}\", found neither{}", raw.string(), gz.string(),
        package_hint(root));
+}
+
+// Checks that every label names one of the classes, reporting the first that does not.
+void check_labels(const Tensor& labels, const std::string& path) {
+  const uint8_t* values = labels.data_ptr<uint8_t>();
+  for (int64_t i = 0; i < labels.numel(); ++i) {
+    ACCEL_CHECK(values[i] < kClasses, kOp, "\"{}\": label {} at index {} is outside 0..{}", path,
+                values[i], i, kClasses - 1);
+  }
 }
 
 void to_unit_float(const uint8_t* in, float* out) {
@@ -41,9 +62,11 @@ void to_unit_float(const uint8_t* in, float* out) {
 }  // namespace
 
 MNIST::MNIST(const std::string& root, Split split) {
-  ACCEL_CHECK(std::filesystem::is_directory(root), kOp,
+  const std::filesystem::file_type root_type = type_at(root);
+  ACCEL_CHECK(root_type == std::filesystem::file_type::directory, kOp,
               "expected a directory at \"{}\", found {}{}", root,
-              std::filesystem::exists(root) ? "a file" : "nothing", package_hint(root));
+              root_type == std::filesystem::file_type::not_found ? "nothing" : "a file",
+              package_hint(root));
   const std::string prefix = split == Split::Train ? "train" : "t10k";
   const std::string images_path = find_file(root, prefix + "-images-idx3-ubyte");
   const std::string labels_path = find_file(root, prefix + "-labels-idx1-ubyte");
@@ -60,6 +83,7 @@ MNIST::MNIST(const std::string& root, Split split) {
               "expected as many labels as images, found {} labels in \"{}\" and {} images in "
               "\"{}\"",
               labels.size(0), labels_path, images_.size(0), images_path);
+  check_labels(labels, labels_path);
   targets_ = labels.to(kInt64);
 }
 

@@ -111,6 +111,35 @@ TEST(MNIST, WrongShapesOrTypesAreNamed) {
                           "expected uint8 labels of shape [N], found int32 [1]");
 }
 
+// A bad label is reported when the dataset loads, naming the file and where it is, not by
+// the loss when its batch comes up.
+TEST(MNIST, LabelsOutsideTheClassesAreRejectedAtLoad) {
+  testing_io::ScratchDir dir;
+  write_mnist(dir.file(""), "train", 8, false);
+  std::string labels = testing_data::mnist_labels(8);
+  labels[8 + 5] = static_cast<char>(200);
+  labels[8 + 7] = 10;
+  testing_data::write_file(dir.file("train-labels-idx1-ubyte"), labels);
+  expect_error_containing([&] { MNIST(dir.file(""), MNIST::Split::Train); },
+                          "MNIST: \"" + dir.file("train-labels-idx1-ubyte") +
+                              "\": label 200 at index 5 is outside 0..9");
+}
+
+// What the file system cannot answer (a symlink loop, a name too long) is an accel::Error
+// naming the path, not a std::filesystem exception.
+TEST(MNIST, UnreadablePathsAreErrors) {
+  testing_io::ScratchDir dir;
+  write_mnist(dir.file(""), "train", 2, false);
+  std::filesystem::remove(dir.file("train-images-idx3-ubyte"));
+  std::filesystem::create_symlink(dir.file("train-images-idx3-ubyte"),
+                                  dir.file("train-images-idx3-ubyte"));
+  expect_error_containing([&] { MNIST(dir.file(""), MNIST::Split::Train); },
+                          "MNIST: cannot inspect \"" + dir.file("train-images-idx3-ubyte") + "\"");
+  const std::string too_long = dir.file(std::string(300, 'x'));
+  expect_error_containing([&] { MNIST(too_long, MNIST::Split::Train); },
+                          "MNIST: cannot inspect \"" + too_long + "\"");
+}
+
 TEST(MNIST, RealFashionMnistWhenInstalled) {
   if (!std::filesystem::exists(data::kFashionMnistDir)) {
     GTEST_SKIP() << "apt-get install dataset-fashion-mnist to run this test";
