@@ -2,12 +2,28 @@
 // checks, zero_grad, the step loop with the mixed-precision skip/unscale, and state_dict.
 #include "accel/optim/optimizer.h"
 
+#include <cmath>
 #include <typeinfo>
 
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/factories.h"
+#include "accel/core/io/message_name.h"
 
 namespace accel::optim {
+namespace {
+
+// A loaded "step" state must be a count advance_step can continue: a finite non-negative number
+// without dimensions (a NaN or negative count would make every later bias correction wrong).
+void check_step(const Tensor& step, int64_t index, const std::string& op) {
+  const bool is_count = step.dim() == 0 && step.dtype() != kBool;
+  const double value = is_count ? step.item<double>() : 0.0;
+  ACCEL_CHECK(is_count && std::isfinite(value) && value >= 0, op,
+              "state \"step\" of parameter {} must be a non-negative number without dimensions; "
+              "got {} of shape {}{}",
+              index, step.dtype(), step.sizes(), is_count ? fmt::format(" holding {}", value) : "");
+}
+
+}  // namespace
 
 OptimizerParamGroup::OptimizerParamGroup(const OptimizerParamGroup& other)
     : params_(other.params_),
@@ -169,6 +185,13 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
                 saved.params.size(), group_params.size());
     ACCEL_CHECK(saved.options && typeid(*saved.options) == typeid(*defaults_), name_,
                 "group {} of the state dict holds options of another optimizer", g);
+    // The same checks as the constructors: a state dict (perhaps from a file) must not install
+    // options no constructor accepts (beta1 = 1 makes Adam's first step NaN).
+    try {
+      check_options(*saved.options);
+    } catch (const Error& error) {
+      fail(name_, "group {} of the state dict: {}", g, error.what());
+    }
     for (size_t i = 0; i < group_params.size(); ++i) {
       ACCEL_CHECK(saved.params[i] == static_cast<int64_t>(params.size()), name_,
                   "group {} of the state dict numbers its parameter {} as {}, expected {}", g, i,
@@ -184,11 +207,17 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
     const Tensor& p = params[index];
     ParamState& state = loaded[p.impl()];
     for (const auto& [key, value] : saved_state) {
+      ACCEL_CHECK(value.defined(), name_, "state {} of parameter {} is undefined",
+                  io::quoted_for_message(key), index);
       // Step counts keep their dtype; buffers take the parameter's dtype and device.
       const bool is_buffer = key != "step";
-      ACCEL_CHECK(!is_buffer || value.sizes() == p.sizes(), name_,
-                  "state '{}' of parameter {} has shape {} but the parameter has shape {}", key,
-                  index, value.sizes(), p.sizes());
+      if (is_buffer) {
+        ACCEL_CHECK(value.sizes() == p.sizes(), name_,
+                    "state {} of parameter {} has shape {} but the parameter has shape {}",
+                    io::quoted_for_message(key), index, value.sizes(), p.sizes());
+      } else {
+        check_step(value, index, name_);
+      }
       state[key] = is_buffer ? value.to(p.options(), false, true) : value.clone();
     }
   }

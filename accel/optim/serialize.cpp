@@ -3,12 +3,15 @@
 // new option cannot be saved but forgotten on load.
 #include "accel/optim/serialize.h"
 
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <tuple>
 #include <typeinfo>
 
+#include "accel/core/io/bounded_json.h"
+#include "accel/core/io/message_name.h"
 #include "accel/core/io/safetensors.h"
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
@@ -27,6 +30,9 @@ constexpr const char* kFormat = "accel.optimizer_state.v1";
 constexpr const char* kKindKey = "optimizer";
 constexpr const char* kGroupsKey = "param_groups";
 constexpr std::string_view kStatePrefix = "state.";
+// Bounds on the "param_groups" JSON: 16 MiB holds millions of parameter indices, and the
+// format nests 5 levels (groups, group, options, betas).
+constexpr io::JsonBounds kGroupsBounds = {.max_bytes = uint64_t{16} << 20, .max_depth = 8};
 
 // Writes each option into a JSON object.
 struct OptionsWriter {
@@ -37,16 +43,43 @@ struct OptionsWriter {
   }
 };
 
-// Reads each option from a JSON object, counting them so that unknown extra keys show.
+// An option's value, typed as strictly as the option: nlohmann's conversions would read true
+// as 1.0 and ignore a third beta. Problems throw std::invalid_argument for the caller to place.
+void read_option(const json& value, const char* name, double& out) {
+  if (!value.is_number()) {
+    throw std::invalid_argument(fmt::format("option \"{}\" must be a number", name));
+  }
+  out = value.get<double>();
+}
+
+void read_option(const json& value, const char* name, bool& out) {
+  if (!value.is_boolean()) {
+    throw std::invalid_argument(fmt::format("option \"{}\" must be true or false", name));
+  }
+  out = value.get<bool>();
+}
+
+void read_option(const json& value, const char* name, Betas& out) {
+  if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number()) {
+    throw std::invalid_argument(fmt::format("option \"{}\" must be two numbers", name));
+  }
+  out = {value[0].get<double>(), value[1].get<double>()};
+}
+
+// Reads each option from a JSON object, noting the names read so that an unknown key shows.
 struct OptionsReader {
   const json& in;
-  size_t read = 0;
+  std::vector<std::string_view> read;
   template <typename T, typename Set>
   void operator()(const char* name, const T&, Set&& set) {
     auto it = in.find(name);
-    if (it == in.end()) throw std::invalid_argument(fmt::format("option '{}' is missing", name));
-    set(it->template get<T>());
-    ++read;
+    if (it == in.end()) {
+      throw std::invalid_argument(fmt::format("option \"{}\" is missing", name));
+    }
+    T value{};
+    read_option(*it, name, value);
+    set(value);
+    read.push_back(name);
   }
 };
 
@@ -128,20 +161,29 @@ std::pair<std::string, json> options_to_json(const OptimizerOptions& options) {
   return out;
 }
 
-// Options of `kind` from JSON; throws (json or std) exceptions the caller turns into errors.
+// Options of `kind` from JSON; throws std::invalid_argument the caller turns into an error.
 std::shared_ptr<const OptimizerOptions> options_from_json(const std::string& kind, const json& in) {
+  if (!in.is_object()) throw std::invalid_argument("\"options\" must be a JSON object");
   std::shared_ptr<const OptimizerOptions> out;
   const bool known = any_kind([&](auto k) {
     using Options = typename decltype(k)::Type;
     if (kind != k.name) return false;
     Options options(0.0);
-    OptionsReader reader{in};
+    OptionsReader reader{in, {}};
     fields(reader, options);
-    if (reader.read != in.size()) throw std::invalid_argument("options hold unknown keys");
+    for (const auto& [key, value] : in.items()) {
+      if (std::find(reader.read.begin(), reader.read.end(), key) == reader.read.end()) {
+        throw std::invalid_argument(
+            fmt::format("unknown option {} for {}", io::quoted_for_message(key), kind));
+      }
+    }
     out = std::make_shared<Options>(options);
     return true;
   });
-  if (!known) throw std::invalid_argument(fmt::format("unknown optimizer kind '{}'", kind));
+  if (!known) {
+    throw std::invalid_argument(
+        fmt::format("unknown optimizer kind {}", io::quoted_for_message(kind)));
+  }
   return out;
 }
 
@@ -157,21 +199,49 @@ std::pair<int64_t, std::string> parse_state_name(const std::string& name, const 
     const auto [end, error] = std::from_chars(begin, view.data() + dot, index);
     if (error != std::errc() || end != view.data() + dot) index = -1;
   }
-  ACCEL_CHECK(index >= 0, kLoad,
-              "\"{}\": expected tensor names \"state.<index>.<key>\", found \"{}\"", path, name);
+  ACCEL_CHECK(index >= 0, kLoad, "\"{}\": expected tensor names \"state.<index>.<key>\", found {}",
+              path, io::quoted_for_message(name));
   return {index, name.substr(dot + 1)};
 }
 
 std::vector<OptimizerStateDict::Group> parse_groups(const std::string& kind,
-                                                    const std::string& text) {
-  const json groups = json::parse(text);
+                                                    const std::string& text,
+                                                    const std::string& path) {
+  const json root = io::parse_bounded_json(
+      text, kGroupsBounds, kLoad, fmt::format("\"{}\": metadata \"{}\"", path, kGroupsKey));
+  ACCEL_CHECK(root.is_object() && root.contains(kGroupsKey) && root[kGroupsKey].is_array(), kLoad,
+              "\"{}\": expected the parameter groups as {{\"{}\": [...]}}", path, kGroupsKey);
+  const json& groups = root[kGroupsKey];
   std::vector<OptimizerStateDict::Group> out;
-  for (const json& group : groups.at(kGroupsKey)) {
-    const json& initial_lr = group.at("initial_lr");
-    out.push_back(
-        {group.at("params").get<std::vector<int64_t>>(),
-         options_from_json(kind, group.at("options")),
-         initial_lr.is_null() ? std::nullopt : std::optional<double>(initial_lr.get<double>())});
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto bad = [&](std::string_view what) {
+      fail(kLoad, "\"{}\": parameter group {}: {}", path, g, what);
+    };
+    const json& group = groups[g];
+    if (!group.is_object() || !group.contains("params") || !group.contains("options") ||
+        !group.contains("initial_lr")) {
+      bad("expected an object with \"params\", \"options\" and \"initial_lr\"");
+    }
+    OptimizerStateDict::Group parsed;
+    const json& params = group["params"];
+    if (!params.is_array()) bad("\"params\" must be an array of parameter indices");
+    for (const json& index : params) {
+      if (!index.is_number_integer()) bad("\"params\" must be an array of parameter indices");
+      parsed.params.push_back(index.get<int64_t>());
+    }
+    const json& initial_lr = group["initial_lr"];
+    if (!initial_lr.is_null()) {
+      if (!initial_lr.is_number() || !(initial_lr.get<double>() >= 0.0)) {
+        bad("\"initial_lr\" must be null or a non-negative number");
+      }
+      parsed.initial_lr = initial_lr.get<double>();
+    }
+    try {
+      parsed.options = options_from_json(kind, group["options"]);
+    } catch (const std::invalid_argument& error) {
+      bad(error.what());
+    }
+    out.push_back(std::move(parsed));
   }
   return out;
 }
@@ -208,24 +278,23 @@ OptimizerStateDict load_optimizer_state(const std::string& path) {
   io::SafetensorsContents contents = io::load_safetensors(path);
   const auto& metadata = contents.metadata;
   auto format = metadata.find(kFormatKey);
-  ACCEL_CHECK(format != metadata.end() && format->second == kFormat, kLoad,
-              "\"{}\": expected an optimizer state file (metadata format \"{}\"), found {}", path,
-              kFormat,
-              format == metadata.end() ? "no format" : "format \"" + format->second + "\"");
+  ACCEL_CHECK(
+      format != metadata.end() && format->second == kFormat, kLoad,
+      "\"{}\": expected an optimizer state file (metadata format \"{}\"), found {}", path, kFormat,
+      format == metadata.end() ? "no format" : "format " + io::quoted_for_message(format->second));
   auto kind = metadata.find(kKindKey);
   auto groups = metadata.find(kGroupsKey);
   ACCEL_CHECK(kind != metadata.end() && groups != metadata.end(), kLoad,
               "\"{}\": expected metadata \"{}\" and \"{}\", found only some", path, kKindKey,
               kGroupsKey);
   OptimizerStateDict dict;
-  try {
-    dict.param_groups = parse_groups(kind->second, groups->second);
-  } catch (const std::exception& error) {
-    fail(kLoad, "\"{}\": malformed parameter groups: {}", path, error.what());
-  }
+  dict.param_groups = parse_groups(kind->second, groups->second, path);
   for (auto& [name, tensor] : contents.tensors) {
     auto [index, key] = parse_state_name(name, path);
-    dict.state[index][key] = std::move(tensor);
+    // "state.1.x" and "state.01.x" are different names for the same state.
+    const bool added = dict.state[index].emplace(key, std::move(tensor)).second;
+    ACCEL_CHECK(added, kLoad, "\"{}\": state {} of parameter {} appears twice", path,
+                io::quoted_for_message(key), index);
   }
   return dict;
 }

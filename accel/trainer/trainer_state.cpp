@@ -3,14 +3,18 @@
 // checkpoint.json (what is present, plus the user's extras). A training state adds
 // trainer_state.json (position, RNG, run history, loss tracker, loss scaler) and
 // gradients.safetensors when gradients are pending. Both are written atomically.
+#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <set>
 
 #include "accel/base/error.h"
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
+#include "accel/core/io/bounded_json.h"
+#include "accel/core/io/json_field.h"
+#include "accel/core/io/message_name.h"
+#include "accel/core/io/read_file.h"
 #include "accel/core/io/safetensors.h"
 #include "accel/core/random.h"
 #include "accel/optim/schedulers/lr_scheduler_state_json.h"
@@ -29,6 +33,12 @@ constexpr const char* kCheckpointFile = "checkpoint.json";
 constexpr const char* kTrainerStateFile = "trainer_state.json";
 constexpr const char* kGradientsFile = "gradients.safetensors";
 constexpr int kFormatVersion = 1;
+// Bounds on the JSON files: a run history of millions of values fits, and the formats nest a
+// few levels (more in the user's extras and SequentialLR's children).
+constexpr io::JsonBounds kJsonFileBounds = {.max_bytes = uint64_t{64} << 20, .max_depth = 128};
+// The largest epoch or step count a training state may hold: far beyond any run, so counting on
+// from it cannot overflow.
+constexpr int64_t kMaxCount = int64_t{1} << 53;
 
 void write_text(const std::string& path, const std::string& text) {
   io::AtomicFileWriter writer(path);
@@ -36,21 +46,7 @@ void write_text(const std::string& path, const std::string& text) {
   writer.commit();
 }
 
-std::string read_text(const char* op, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  ACCEL_CHECK(in.good(), op, "cannot open \"{}\"", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-json parse_json(const char* op, const std::string& path) {
-  try {
-    return json::parse(read_text(op, path));
-  } catch (const json::exception& e) {
-    fail(op, "\"{}\" is not valid JSON: {}", path, e.what());
-  }
-}
+std::string quoted(const std::string& path) { return fmt::format("\"{}\"", path); }
 
 json parse_extras(const char* op, const std::string& extras_json) {
   try {
@@ -60,26 +56,90 @@ json parse_extras(const char* op, const std::string& extras_json) {
   }
 }
 
+// What a checkpoint.json says.
+struct CheckpointInfo {
+  bool has_optimizer;
+  bool has_scheduler;
+  json extras;
+};
+
 // The directory's checkpoint.json, checked to be one of ours.
-json read_checkpoint_info(const char* op, const std::string& dir) {
+CheckpointInfo read_checkpoint_info(const char* op, const std::string& dir) {
   ACCEL_CHECK(std::filesystem::is_directory(dir), op, "\"{}\" is not a checkpoint directory", dir);
   const std::string path = dir + "/" + kCheckpointFile;
   ACCEL_CHECK(std::filesystem::exists(path), op,
               "\"{}\" has no {}: not a checkpoint written by accel", dir, kCheckpointFile);
-  json info = parse_json(op, path);
-  ACCEL_CHECK(info.is_object() && info.value("format", "") == "accel-checkpoint" &&
-                  info.value("version", 0) == kFormatVersion,
+  const json document = io::read_bounded_json(path, kJsonFileBounds, op);
+  const io::JsonField info(document, op, quoted(path));
+  ACCEL_CHECK(info.at("format").string() == "accel-checkpoint" &&
+                  info.at("version").integer() == kFormatVersion,
               op, "\"{}\" is not an accel checkpoint of format version {}", path, kFormatVersion);
-  return info;
+  return {.has_optimizer = info.at("has_optimizer").boolean(),
+          .has_scheduler = info.at("has_scheduler").boolean(),
+          .extras = info.at("extras").value()};
 }
 
-template <typename T>
-T field(const char* op, const json& object, const char* key, const std::string& source) {
-  try {
-    return object.at(key).get<T>();
-  } catch (const json::exception& e) {
-    fail(op, "\"{}\": missing or invalid field '{}': {}", source, key, e.what());
+// What a trainer_state.json says, every field checked before any of it is applied.
+struct TrainingState {
+  int64_t epoch_index;
+  int64_t epoch_step;
+  int64_t global_step;
+  GeneratorState rng;
+  RunHistoryState history;
+  double train_loss_weighted_sum;
+  double train_loss_count;
+  bool has_gradients;
+  std::optional<GradScalerState> grad_scaler;
+};
+
+RunHistoryState read_run_history(const io::JsonField& in) {
+  RunHistoryState history;
+  history.current_epoch = in.at("current_epoch").integer(1, kMaxCount);
+  const io::JsonField metrics = in.at("metrics");
+  std::set<std::string> names;
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    const io::JsonField metric = metrics[i];
+    metric.require_size(2);
+    std::string name = metric[0].string();
+    if (!names.insert(name).second) {
+      metric[0].fail(fmt::format("metric '{}' appears twice", io::shortened_for_message(name)));
+    }
+    history.metrics.emplace_back(std::move(name), metric[1].numbers());
   }
+  return history;
+}
+
+GradScalerState read_grad_scaler(const io::JsonField& in) {
+  const io::JsonField scale = in.at("scale");
+  const double value = scale.number();
+  if (!(value > 0 && std::isfinite(value))) {
+    scale.fail(fmt::format("expected a positive finite number, found {}", value));
+  }
+  return {.scale = value, .growth_tracker = in.at("growth_tracker").integer(0, kMaxCount)};
+}
+
+TrainingState read_training_state(const char* op, const std::string& path,
+                                  int64_t batches_per_epoch) {
+  const json document = io::read_bounded_json(path, kJsonFileBounds, op);
+  const io::JsonField state(document, op, quoted(path));
+  const io::JsonField rng = state.at("rng");
+  const io::JsonField train_loss = state.at("train_loss");
+  const double count = train_loss.at("count").number();
+  if (!(count >= 0 && std::isfinite(count))) {
+    train_loss.at("count").fail(fmt::format("expected a finite number >= 0, found {}", count));
+  }
+  return {.epoch_index = state.at("epoch_index").integer(0, kMaxCount),
+          .epoch_step = state.at("epoch_step").integer(0, batches_per_epoch),
+          .global_step = state.at("global_step").integer(0, kMaxCount),
+          .rng = {.seed = rng.at("seed").unsigned_integer(),
+                  .offset = rng.at("offset").unsigned_integer()},
+          .history = read_run_history(state.at("run_history")),
+          .train_loss_weighted_sum = train_loss.at("weighted_sum").number(),
+          .train_loss_count = count,
+          .has_gradients = state.at("has_gradients").boolean(),
+          .grad_scaler = state.contains("grad_scaler")
+                             ? std::optional(read_grad_scaler(state.at("grad_scaler")))
+                             : std::nullopt};
 }
 
 }  // namespace
@@ -115,11 +175,9 @@ void Trainer::save_checkpoint(const std::string& path, const std::string& extras
 std::string Trainer::load_checkpoint(const std::string& path, bool load_optimizer,
                                      bool load_scheduler) {
   const char* op = "Trainer::load_checkpoint";
-  const json info = read_checkpoint_info(op, path);
-  const bool has_optimizer = info.value("has_optimizer", false);
-  const bool has_scheduler = info.value("has_scheduler", false);
+  const CheckpointInfo info = read_checkpoint_info(op, path);
   if (load_optimizer) {
-    ACCEL_CHECK(has_optimizer, op,
+    ACCEL_CHECK(info.has_optimizer, op,
                 "\"{}\" holds no optimizer state; pass load_optimizer = false to load the weights "
                 "only",
                 path);
@@ -127,23 +185,30 @@ std::string Trainer::load_checkpoint(const std::string& path, bool load_optimize
                 "\"{}\" holds optimizer state but the Trainer has no optimizer to load it into",
                 path);
   }
-  if (load_scheduler && has_scheduler) {
+  if (load_scheduler && info.has_scheduler) {
     ACCEL_CHECK(scheduler_ != nullptr, op,
                 "\"{}\" holds scheduler state but the Trainer has no scheduler to load it into "
                 "(create it by training with create_scheduler_fn, or pass load_scheduler = false)",
                 path);
   }
-  ACCEL_CHECK(!load_scheduler || !scheduler_ || has_scheduler, op,
+  ACCEL_CHECK(!load_scheduler || !scheduler_ || info.has_scheduler, op,
               "\"{}\" holds no scheduler state; pass load_scheduler = false", path);
+  const std::string scheduler_path = path + "/" + kSchedulerFile;
   std::optional<optim::LRSchedulerState> scheduler_state;
-  if (load_scheduler && has_scheduler) {
-    scheduler_state =
-        optim::lr_scheduler_state_from_json(read_text(op, path + "/" + kSchedulerFile));
+  if (load_scheduler && info.has_scheduler) {
+    scheduler_state = optim::lr_scheduler_state_from_json(
+        io::read_file(scheduler_path, op, kJsonFileBounds.max_bytes), quoted(scheduler_path));
   }
   model_->load(path + "/" + kModelFile);
   if (load_optimizer) optim::load(*optimizer_, path + "/" + kOptimizerFile);
-  if (scheduler_state) scheduler_->load_state_dict(*scheduler_state);
-  return info.at("extras").dump();
+  if (scheduler_state) {
+    try {
+      scheduler_->load_state_dict(*scheduler_state);
+    } catch (const Error& e) {
+      fail(op, "\"{}\": {}", scheduler_path, e.what());
+    }
+  }
+  return info.extras.dump();
 }
 
 void Trainer::save_training_state(const std::string& dir, const std::string& extras_json) const {
@@ -167,7 +232,11 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
   RunHistoryState history = run_history_->state();
   if (train_epoch_finished_) history.current_epoch += 1;
   json metrics = json::array();
-  for (const auto& [name, values] : history.metrics) metrics.push_back({name, values});
+  for (const auto& [name, values] : history.metrics) {
+    json numbers = json::array();
+    for (double value : values) numbers.push_back(io::json_number(value));
+    metrics.push_back({name, numbers});
+  }
   const GeneratorState rng = default_generator().get_state();
   json state = {{"epoch_index", epoch},
                 {"epoch_step", mid_epoch ? epoch_step_ : 0},
@@ -175,7 +244,7 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
                 {"rng", {{"seed", rng.seed}, {"offset", rng.offset}}},
                 {"run_history", {{"current_epoch", history.current_epoch}, {"metrics", metrics}}},
                 {"train_loss",
-                 {{"weighted_sum", mid_epoch ? train_loss_.weighted_sum : 0.0},
+                 {{"weighted_sum", io::json_number(mid_epoch ? train_loss_.weighted_sum : 0.0)},
                   {"count", mid_epoch ? train_loss_.count : 0.0}}},
                 {"has_gradients", !gradients.empty()}};
   if (const GradScaler* scaler = accelerator_->grad_scaler()) {
@@ -192,36 +261,21 @@ void Trainer::load_training_state(const std::string& dir) {
               "a training state is loaded by train(.resume_from = \"{}\"), which sets up the run "
               "first",
               dir);
-  const json info = read_checkpoint_info(op, dir);
+  const CheckpointInfo info = read_checkpoint_info(op, dir);
   const std::string state_path = dir + "/" + kTrainerStateFile;
   ACCEL_CHECK(std::filesystem::exists(state_path), op,
               "\"{}\" is a checkpoint, not a training state (no {})", dir, kTrainerStateFile);
-  const json state = parse_json(op, state_path);
-  const int64_t epoch = field<int64_t>(op, state, "epoch_index", state_path);
-  const int64_t step = field<int64_t>(op, state, "epoch_step", state_path);
-  ACCEL_CHECK(epoch >= 0 && step >= 0 && step <= train_dl_->size(), op,
-              "\"{}\": position epoch {} step {} does not fit this run ({} batches per epoch)",
-              state_path, epoch, step, train_dl_->size());
-  const json& rng = state.at("rng");
-  const json& history_json = state.at("run_history");
-  RunHistoryState history;
-  history.current_epoch = field<int64_t>(op, history_json, "current_epoch", state_path);
-  for (const json& metric : history_json.at("metrics")) {
-    history.metrics.emplace_back(metric.at(0).get<std::string>(),
-                                 metric.at(1).get<std::vector<double>>());
-  }
-  const bool has_gradients = field<bool>(op, state, "has_gradients", state_path);
+  const TrainingState state = read_training_state(op, state_path, train_dl_->size());
   io::SafetensorsContents gradients;
-  if (has_gradients) gradients = io::load_safetensors(dir + "/" + kGradientsFile);
-  if (state.contains("grad_scaler")) {
+  if (state.has_gradients) gradients = io::load_safetensors(dir + "/" + kGradientsFile);
+  if (state.grad_scaler) {
     ACCEL_CHECK(accelerator_->grad_scaler() != nullptr, op,
                 "\"{}\" was saved with float16 mixed precision (loss-scaler state) but this run "
                 "uses mixed precision '{}'",
                 dir, to_string(accelerator_->mixed_precision()));
   }
 
-  load_checkpoint(dir, /*load_optimizer=*/true,
-                  /*load_scheduler=*/info.value("has_scheduler", false));
+  load_checkpoint(dir, /*load_optimizer=*/true, /*load_scheduler=*/info.has_scheduler);
   const auto named = model_->named_parameters();
   for (auto& [name, grad] : gradients.tensors) {
     const Tensor* param = named.find(name);
@@ -230,21 +284,18 @@ void Trainer::load_training_state(const std::string& dir) {
     Tensor p = *param;
     p.set_grad(grad.to(p.dtype()).to(p.device()));
   }
-  if (state.contains("grad_scaler")) {
-    accelerator_->grad_scaler()->load_state(
-        {.scale = field<double>(op, state["grad_scaler"], "scale", state_path),
-         .growth_tracker = field<int64_t>(op, state["grad_scaler"], "growth_tracker", state_path)});
+  if (state.grad_scaler) accelerator_->grad_scaler()->load_state(*state.grad_scaler);
+  default_generator().set_state(state.rng);
+  run_history_->load_state(state.history);
+  global_step_ = state.global_step;
+  epoch_index_ = state.epoch_index;
+  epoch_step_ = state.epoch_step;
+  train_loss_.weighted_sum = state.train_loss_weighted_sum;
+  train_loss_.count = state.train_loss_count;
+  resuming_mid_epoch_ = epoch_step_ > 0;
+  if (resuming_mid_epoch_) {
+    train_dl_->load_state_dict({.epoch = epoch_index_, .batches_consumed = epoch_step_});
   }
-  default_generator().set_state({.seed = field<uint64_t>(op, rng, "seed", state_path),
-                                 .offset = field<uint64_t>(op, rng, "offset", state_path)});
-  run_history_->load_state(history);
-  global_step_ = field<int64_t>(op, state, "global_step", state_path);
-  epoch_index_ = epoch;
-  epoch_step_ = step;
-  train_loss_.weighted_sum = field<double>(op, state.at("train_loss"), "weighted_sum", state_path);
-  train_loss_.count = field<double>(op, state.at("train_loss"), "count", state_path);
-  resuming_mid_epoch_ = step > 0;
-  if (resuming_mid_epoch_) train_dl_->load_state_dict({.epoch = epoch, .batches_consumed = step});
 }
 
 }  // namespace accel

@@ -102,28 +102,63 @@ TEST(LRSchedulerStateJson, MalformedInputIsAnError) {
   auto parse = [](std::string text) { return [=] { lr_scheduler_state_from_json(text); }; };
   const std::string good_child =
       R"({"last_epoch":1,"base_lrs":[0.1],"last_lr":[0.1],"values":{},"schedulers":[]})";
-  expect_error_containing(parse(""), op + "expected valid JSON, found");
-  expect_error_containing(parse(R"({"last_epoch": 1,)"), op + "expected valid JSON, found");
-  expect_error_containing(parse("[1, 2]"), op + "expected state to be an object, found [1,2]");
+  expect_error_containing(parse(""), op + "the scheduler state is not valid JSON");
+  expect_error_containing(parse(R"({"last_epoch": 1,)"),
+                          op + "the scheduler state is not valid JSON");
+  expect_error_containing(parse("[1, 2]"),
+                          op + "the scheduler state: expected an object, found [1,2]");
   expect_error_containing(parse(R"({"base_lrs":[],"last_lr":[],"values":{},"schedulers":[]})"),
-                          op + "expected key \"last_epoch\" in state, found none");
+                          op + "the scheduler state: field 'last_epoch': missing");
   expect_error_containing(
       parse(R"({"last_epoch":1.5,"base_lrs":[],"last_lr":[],"values":{},"schedulers":[]})"),
-      op + "expected state.last_epoch to be an integer, found 1.5");
+      op + "the scheduler state: field 'last_epoch': expected an integer, found 1.5");
   expect_error_containing(
       parse(R"({"last_epoch":1,"base_lrs":0.1,"last_lr":[],"values":{},"schedulers":[]})"),
-      op + "expected state.base_lrs to be an array, found 0.1");
+      op + "the scheduler state: field 'base_lrs': expected an array, found 0.1");
   expect_error_containing(
       parse(R"({"last_epoch":1,"base_lrs":[0.1,"fast"],"last_lr":[],"values":{},"schedulers":[]})"),
-      op + "expected a number at state.base_lrs[1], found \"fast\"");
+      "field 'base_lrs[1]': expected a number");
   expect_error_containing(
       parse(
           R"({"last_epoch":1,"base_lrs":[],"last_lr":[],"values":{"best":null},"schedulers":[]})"),
-      op + "expected a number at state.values.best, found null");
+      "field 'values.best': expected a number");
   expect_error_containing(
       parse(R"({"last_epoch":1,"base_lrs":[],"last_lr":[],"values":{},"schedulers":[)" +
             good_child + R"(,{"last_epoch":1,"base_lrs":[],"values":{},"schedulers":[]}]})"),
-      op + "expected key \"last_lr\" in state.schedulers[1], found none");
+      op + "the scheduler state: field 'schedulers[1].last_lr': missing");
+}
+
+// Deep nesting used to overflow the stack; huge numbers to overflow a step count.
+TEST(LRSchedulerStateJson, HostileInputIsAnErrorNotACrash) {
+  std::string deep = "{\"last_epoch\":1,\"base_lrs\":[],\"last_lr\":[],\"values\":{}";
+  std::string nested;
+  for (int i = 0; i < 60'000; ++i) nested += deep + ",\"schedulers\":[";
+  nested += deep + ",\"schedulers\":[]}";
+  for (int i = 0; i < 60'000; ++i) nested += "]}";
+  expect_error_containing([&] { lr_scheduler_state_from_json(nested, "\"deep.json\""); },
+                          "\"deep.json\": the JSON is nested more than 128 deep");
+  expect_error_containing(
+      [] {
+        lr_scheduler_state_from_json(
+            R"({"last_epoch":1,"base_lrs":[1e400],"last_lr":[],"values":{},"schedulers":[]})");
+      },
+      "number overflow");
+
+  const auto optimizer = make_optimizer();
+  auto cosine = std::make_shared<CosineLrScheduler>(optimizer, 4, 5);
+  LRSchedulerState state = cosine->state_dict();
+  state.last_epoch = std::numeric_limits<int64_t>::max();
+  expect_error_containing([&] { cosine->load_state_dict(state); }, "'last_epoch' must be in");
+
+  ReduceLROnPlateau plateau(optimizer);
+  for (double bad : {std::nan(""), -1.0, 0.5, 1e300}) {
+    LRSchedulerState saved = plateau.state_dict();
+    saved.values["num_bad_epochs"] = bad;
+    expect_error_containing([&] { plateau.load_state_dict(saved); }, "'num_bad_epochs'");
+  }
+  LRSchedulerState saved = plateau.state_dict();
+  saved.last_lr = {0.1, 0.2};
+  expect_error_containing([&] { plateau.load_state_dict(saved); }, "2 last rates");
 }
 
 }  // namespace

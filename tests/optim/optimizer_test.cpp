@@ -186,7 +186,7 @@ TEST(Optimizer, LoadStateDictChecksTheLayout) {
                "the state dict has 1 parameter groups but the optimizer has 2");
   SGD swapped({param({3.0}), param({1.0, 2.0})}, SGDOptions(0.1));
   expect_error([&] { swapped.load_state_dict(dict); },
-               "state 'momentum_buffer' of parameter 0 has shape [2] but the parameter has "
+               "state \"momentum_buffer\" of parameter 0 has shape [2] but the parameter has "
                "shape [1]");
   Adam other({param({1.0, 2.0}), param({3.0})});
   expect_error([&] { other.load_state_dict(dict); }, "holds options of another optimizer");

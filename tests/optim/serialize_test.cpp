@@ -199,20 +199,78 @@ TEST(OptimizerStateFile, BadFilesGiveClearErrors) {
     return file;
   };
   expect_error_containing([&] { load_optimizer_state(with_metadata("{not json", {})); },
-                          "malformed parameter groups");
+                          "metadata \"param_groups\" is not valid JSON");
   expect_error_containing(
       [&] {
         load_optimizer_state(with_metadata(
             R"({"param_groups": [{"params": [0], "initial_lr": null, "options": {"lr": 0.1}}]})",
             {}));
       },
-      "option 'betas' is missing");
+      "option \"betas\" is missing");
   expect_error_containing(
       [&] {
         load_optimizer_state(with_metadata(R"({"param_groups": []})", {{"step", zeros({})}}));
       },
       "expected tensor names \"state.<index>.<key>\", found \"step\"");
   EXPECT_TRUE(adam.state(params[0]).empty());
+}
+
+// Crafted state files: options the constructors reject, deep nesting, numbers beyond double,
+// duplicate and bad state are all errors naming the problem; nothing is installed.
+TEST(OptimizerStateFile, HostileFilesAreRejectedAsTheConstructorsWould) {
+  ScratchDir dir;
+  const std::vector<Tensor> params = copies(initial_params());
+  const auto crafted = [&](const std::string& kind, const std::string& options,
+                           const io::NamedTensors& tensors = {}) {
+    const std::string file = dir.file("crafted.safetensors");
+    const std::string groups = R"({"param_groups": [{"params": [0, 1], "initial_lr": null, )"
+                               R"("options": )" +
+                               options + "}]}";
+    io::save_safetensors(
+        file, tensors,
+        {{"format", "accel.optimizer_state.v1"}, {"optimizer", kind}, {"param_groups", groups}});
+    return file;
+  };
+  const std::string adam_options =
+      R"({"lr": 0.1, "betas": [%s], "eps": 1e-8, "weight_decay": 0.0, "amsgrad": false, )"
+      R"("maximize": false})";
+  const auto adam_with_betas = [&](const std::string& betas) {
+    std::string options = adam_options;
+    return options.replace(options.find("%s"), 2, betas);
+  };
+  Adam adam(params);
+  expect_error_containing([&] { load(adam, crafted("Adam", adam_with_betas("1.0, 0.999"))); },
+                          "invalid beta1: 1");
+  expect_error_containing([&] { load(adam, crafted("Adam", adam_with_betas("0.9, 1e400"))); },
+                          "crafted.safetensors");
+  expect_error_containing([&] { load(adam, crafted("Adam", adam_with_betas("true, 0.9"))); },
+                          "option \"betas\" must be two numbers");
+  expect_error_containing(
+      [&] {
+        load(adam, crafted("Adam", adam_with_betas("0.9, 0.999"),
+                           {{"state.0.step", full({}, std::nan(""))}}));
+      },
+      "state \"step\" of parameter 0 must be a non-negative number");
+  expect_error_containing(
+      [&] {
+        load(adam, crafted("Adam", adam_with_betas("0.9, 0.999"),
+                           {{"state.1.step", zeros({})}, {"state.01.step", zeros({})}}));
+      },
+      "state \"step\" of parameter 1 appears twice");
+  EXPECT_TRUE(adam.state(params[0]).empty());
+
+  SGD sgd(params, SGDOptions(0.1));
+  const auto sgd_options = [](const std::string& lr, const std::string& momentum) {
+    return R"({"lr": )" + lr + R"(, "momentum": )" + momentum +
+           R"(, "dampening": 0.0, "weight_decay": 0.0, "nesterov": false, "maximize": false})";
+  };
+  expect_error_containing([&] { load(sgd, crafted("SGD", sgd_options("-1", "0.0"))); },
+                          "invalid learning rate: -1");
+  expect_error_containing([&] { load(sgd, crafted("SGD", sgd_options("0.1", "-0.5"))); },
+                          "invalid momentum: -0.5");
+  const std::string deep = std::string(50'000, '[') + std::string(50'000, ']');
+  expect_error_containing([&] { load(sgd, crafted("SGD", deep)); }, "nested more than 8 deep");
+  EXPECT_DOUBLE_EQ(sgd.param_groups()[0].options().get_lr(), 0.1);
 }
 
 }  // namespace

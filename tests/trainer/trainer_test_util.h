@@ -49,9 +49,12 @@ inline bool bit_identical(const std::vector<Tensor>& a, const std::vector<Tensor
   return true;
 }
 
-// A fresh empty directory under the test temp dir.
+// A fresh empty directory under the test temp dir, named after the running test too: CTest
+// runs tests in parallel processes, which must not share a directory.
 inline std::string temp_dir(const std::string& name) {
-  std::string dir = ::testing::TempDir() + "accel_trainer_" + name;
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string dir = ::testing::TempDir() + "accel_trainer_" +
+                    (test != nullptr ? std::string(test->name()) + "_" : "") + name;
   std::filesystem::remove_all(dir);
   return dir;
 }

@@ -3,6 +3,11 @@
 
 namespace accel::optim {
 
+void check_loaded_last_epoch(std::string_view op, int64_t last_epoch) {
+  ACCEL_CHECK(last_epoch >= -1 && last_epoch <= kMaxLastEpoch, op,
+              "the state's 'last_epoch' must be in [-1, {}], got {}", kMaxLastEpoch, last_epoch);
+}
+
 LRScheduler::LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer)
     : name_(std::move(name)), optimizer_(std::move(optimizer)) {
   ACCEL_CHECK(optimizer_ != nullptr, name_, "the optimizer is null");
@@ -54,8 +59,10 @@ LRSchedulerState LRScheduler::state_dict() const {
 void LRScheduler::load_state_dict(const LRSchedulerState& state) {
   const size_t groups = optimizer_->param_groups().size();
   ACCEL_CHECK(state.base_lrs.size() == groups && state.last_lr.size() == groups, name_,
-              "the state has rates for {} parameter groups but the optimizer has {}",
-              state.base_lrs.size(), groups);
+              "the state has {} base rates and {} last rates but the optimizer has {} parameter "
+              "groups",
+              state.base_lrs.size(), state.last_lr.size(), groups);
+  check_loaded_last_epoch(name_, state.last_epoch);
   last_epoch_ = state.last_epoch;
   base_lrs_ = state.base_lrs;
   last_lr_ = state.last_lr;

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accel/optim/optimizer.h"
@@ -23,6 +24,14 @@ struct LRSchedulerState {
   std::map<std::string, double> values;
   std::vector<LRSchedulerState> schedulers;  // SequentialLR's children
 };
+
+// The largest step count a loaded state may hold: far beyond any run, so stepping on from it
+// cannot overflow, and doubles still count exactly up to it.
+inline constexpr int64_t kMaxLastEpoch = int64_t{1} << 53;
+
+// Checks a loaded state's step count: an accel::Error from `op` naming 'last_epoch' unless it
+// lies in [-1, kMaxLastEpoch] (-1: not stepped yet).
+void check_loaded_last_epoch(std::string_view op, int64_t last_epoch);
 
 class LRScheduler {
  public:

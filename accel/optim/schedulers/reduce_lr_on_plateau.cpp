@@ -3,6 +3,7 @@
 #include "accel/optim/schedulers/reduce_lr_on_plateau.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace accel::optim {
@@ -71,14 +72,30 @@ LRSchedulerState ReduceLROnPlateau::state_dict() const {
 }
 
 void ReduceLROnPlateau::load_state_dict(const LRSchedulerState& state) {
+  const char* op = "ReduceLROnPlateau";
+  const size_t groups = optimizer_->param_groups().size();
+  ACCEL_CHECK(state.last_lr.size() == groups, op,
+              "the state has {} last rates but the optimizer has {} parameter groups",
+              state.last_lr.size(), groups);
+  check_loaded_last_epoch(op, state.last_epoch);
   for (const char* key : {"best", "num_bad_epochs", "cooldown_counter"}) {
-    ACCEL_CHECK(state.values.count(key), "ReduceLROnPlateau", "the state has no '{}'", key);
+    ACCEL_CHECK(state.values.count(key), op, "the state has no '{}'", key);
   }
+  // The counters are saved as doubles: whole numbers within the step-count bound convert exactly.
+  const auto counter = [&](const char* key) {
+    const double value = state.values.at(key);
+    ACCEL_CHECK(
+        value >= 0 && value <= static_cast<double>(kMaxLastEpoch) && value == std::floor(value), op,
+        "the state's '{}' must be a whole number in [0, {}], got {}", key, kMaxLastEpoch, value);
+    return static_cast<int64_t>(value);
+  };
+  const int64_t num_bad_epochs = counter("num_bad_epochs");
+  const int64_t cooldown_counter = counter("cooldown_counter");
+  num_bad_epochs_ = num_bad_epochs;
+  cooldown_counter_ = cooldown_counter;
   last_epoch_ = state.last_epoch;
   last_lr_ = state.last_lr;
   best_ = state.values.at("best");
-  num_bad_epochs_ = static_cast<int64_t>(state.values.at("num_bad_epochs"));
-  cooldown_counter_ = static_cast<int64_t>(state.values.at("cooldown_counter"));
 }
 
 }  // namespace accel::optim
