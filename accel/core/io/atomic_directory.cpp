@@ -2,6 +2,7 @@
 #include "accel/core/io/atomic_directory.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <system_error>
 
 #include "accel/base/error.h"
+#include "accel/core/io/atomic_file.h"
 
 namespace accel::io {
 namespace {
@@ -18,19 +20,28 @@ namespace {
 constexpr const char* kOp = "write_directory";
 namespace fs = std::filesystem;
 
+// "dir/state/" names the directory "dir/state": its temporary goes beside it, not inside.
+std::string without_trailing_slashes(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
 }  // namespace
 
 AtomicDirectoryWriter::AtomicDirectoryWriter(std::string path)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp-" + std::to_string(::getpid())) {
+    : path_(without_trailing_slashes(std::move(path))),
+      temp_path_(temporary_path(path_, ::getpid())) {
   ACCEL_CHECK(!path_.empty(), kOp, "the path must not be empty");
   std::error_code error;
   const fs::path parent = fs::path(path_).parent_path();
   if (!parent.empty()) fs::create_directories(parent, error);
   ACCEL_CHECK(!error, kOp, "cannot create the directory \"{}\": {}", parent.string(),
               error.message());
-  fs::remove_all(temp_path_, error);
-  fs::create_directory(temp_path_, error);
-  ACCEL_CHECK(!error, kOp, "cannot create \"{}\": {}", temp_path_, error.message());
+  remove_dead_temporaries(path_, TemporaryKind::kDirectory);
+  // mkdir, unlike fs::create_directory, fails on anything already there, a link included.
+  if (::mkdir(temp_path_.c_str(), 0755) != 0) {
+    fail(kOp, "cannot create \"{}\": {}", temp_path_, std::strerror(errno));
+  }
 }
 
 AtomicDirectoryWriter::~AtomicDirectoryWriter() {

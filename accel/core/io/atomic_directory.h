@@ -9,7 +9,8 @@ namespace accel::io {
 
 class AtomicDirectoryWriter {
  public:
-  // Creates "<path>.tmp-<pid>" (removing a stale one) to write the files into.
+  // Creates "<path>.tmp-<pid>" to write the files into, after removing the temporaries of dead
+  // writers of path (see remove_dead_temporaries). Trailing slashes of path are ignored.
   explicit AtomicDirectoryWriter(std::string path);
   // Without commit() (an error midway) the temporary directory is removed.
   ~AtomicDirectoryWriter();
