@@ -15,16 +15,19 @@ namespace accel::data {
 namespace {
 
 constexpr const char* kOp = "DataLoader";
+// More worker threads than this is a typo, not a machine: refuse it rather than try to start
+// a million threads.
+constexpr int kMaxWorkers = 1024;
 
 std::shared_ptr<Sampler> epoch_sampler(const DatasetPtr& dataset,
                                        const DataLoaderOptions& options) {
   ACCEL_CHECK(dataset != nullptr, kOp, "expected a dataset, found a null pointer");
   ACCEL_CHECK(options.batch_size() >= 1, kOp, "expected batch_size >= 1, found {}",
               options.batch_size());
-  ACCEL_CHECK(options.num_workers() >= 0, kOp, "expected num_workers >= 0, found {}",
-              options.num_workers());
-  ACCEL_CHECK(options.prefetch_factor() >= 1, kOp, "expected prefetch_factor >= 1, found {}",
-              options.prefetch_factor());
+  ACCEL_CHECK(options.num_workers() >= 0 && options.num_workers() <= kMaxWorkers, kOp,
+              "expected num_workers in [0, {}], found {}", kMaxWorkers, options.num_workers());
+  ACCEL_CHECK(options.num_workers() == 0 || options.prefetch_factor() >= 1, kOp,
+              "expected prefetch_factor >= 1, found {}", options.prefetch_factor());
   ACCEL_CHECK(!(options.sampler() && options.shuffle()), kOp,
               "expected shuffle or a sampler, found both (the sampler decides the order)");
   if (options.sampler()) return options.sampler();
@@ -134,16 +137,21 @@ DataLoader::Iterator DataLoader::begin() {
   run->batches = batch_sampler_.batches();
   const auto count = std::ssize(run->batches);
   run->next = std::min(run->next, count);
-  if (options_.num_workers() > 0 && run->next < count) {
+  const int64_t remaining = count - run->next;
+  if (options_.num_workers() > 0 && remaining > 0) {
     // The workers hold what they read (not `this`), so a moved loader stays valid.
     auto load = [dataset = dataset_, collate_fn = options_.collate_fn(), seed = options_.seed(),
                  epoch = run->epoch, batches = &run->batches,
                  pin = options_.pin_memory()](int64_t batch) {
       return load_batch(*dataset, collate_fn, (*batches)[batch], seed, epoch, batch, pin);
     };
-    run->workers = std::make_unique<BatchWorkers>(
-        std::move(load), run->next, count, options_.num_workers(),
-        static_cast<int64_t>(options_.num_workers()) * options_.prefetch_factor());
+    // No more threads or prefetch slots than the epoch has batches left: the slots are
+    // reserved up front, so a huge prefetch_factor would otherwise cost memory for nothing.
+    const int64_t workers = std::min<int64_t>(options_.num_workers(), remaining);
+    const int64_t capacity = std::min(
+        static_cast<int64_t>(options_.num_workers()) * options_.prefetch_factor(), remaining);
+    run->workers = std::make_unique<BatchWorkers>(std::move(load), run->next, count,
+                                                  static_cast<int>(workers), capacity);
   }
   run_ = std::move(run);
   advance();

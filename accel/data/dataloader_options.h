@@ -22,9 +22,11 @@ class DataLoaderOptions {
   ACCEL_ARG(std::shared_ptr<Sampler>, sampler);
   // Drop the last batch when it is short.
   ACCEL_ARG(bool, drop_last) = false;
-  // Worker threads loading batches ahead; 0 loads on the iterating thread.
+  // Worker threads loading batches ahead, in [0, 1024]; 0 loads on the iterating thread.
+  // An epoch starts no more threads than it has batches left.
   ACCEL_ARG(int, num_workers) = 0;
-  // Batches each worker may load ahead of the consumer.
+  // Batches each worker may load ahead of the consumer (>= 1 when there are workers); the
+  // room is never more than the batches the epoch has left.
   ACCEL_ARG(int, prefetch_factor) = 2;
   // Turns samples into a batch; unset means default_collate, or the dataset's get_batch.
   ACCEL_ARG(CollateFn, collate_fn);

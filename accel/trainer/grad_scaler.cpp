@@ -1,7 +1,11 @@
 // GradScaler: the dynamic loss-scale bookkeeping around the unscale kernel.
 #include "accel/trainer/grad_scaler.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "accel/base/error.h"
 #include "accel/core/autograd/grad_mode.h"
@@ -70,16 +74,44 @@ bool GradScaler::step(optim::Optimizer& optimizer) {
 }
 
 void GradScaler::update() {
-  if (found_inf()) {
-    state_.scale *= options_.backoff_factor;
+  const bool skipped = found_inf();
+  if (skipped) {
+    // A scale already below the floor (set so by the user) is left where it is.
+    if (state_.scale > kMinScale) {
+      state_.scale = std::max(state_.scale * options_.backoff_factor, kMinScale);
+    }
     state_.growth_tracker = 0;
   } else if (++state_.growth_tracker == options_.growth_interval) {
     state_.scale *= options_.growth_factor;
     state_.growth_tracker = 0;
   }
+  ++steps_;
   unscaled_ = false;
   found_inf_flags_.clear();
   found_inf_.reset();
+  if (skipped) {
+    note_skipped_step();
+  } else {
+    skipped_in_a_row_ = 0;
+  }
+}
+
+void GradScaler::note_skipped_step() {
+  ++skipped_in_a_row_;
+  // Steps are numbered from 1 in this scaler's lifetime; the stretch began at `first_skipped`.
+  const int64_t first_skipped = steps_ - skipped_in_a_row_ + 1;
+  ACCEL_CHECK(skipped_in_a_row_ < kMaxSkippedSteps, "GradScaler",
+              "no optimizer step succeeded for {} steps in a row (since step {} of this run): "
+              "every one had an inf or NaN gradient whatever the loss scale (now {:g}); look for "
+              "a non-finite loss or input",
+              skipped_in_a_row_, first_skipped, state_.scale);
+  if (skipped_in_a_row_ == kWarnAfterSkippedSteps) {
+    fmt::print(stderr,
+               "warning: GradScaler: the last {} optimizer steps (since step {} of this run) were "
+               "skipped for inf or NaN gradients, the loss scale is down to {:g}; training stops "
+               "after {} skipped steps in a row\n",
+               skipped_in_a_row_, first_skipped, state_.scale, kMaxSkippedSteps);
+  }
 }
 
 void GradScaler::load_state(const GradScalerState& state) {

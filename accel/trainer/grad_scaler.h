@@ -2,7 +2,8 @@
 // loss is multiplied by the scale before backward; before the update the gradients are
 // unscaled and checked; a step with an inf/NaN gradient is skipped and the scale backs off,
 // and after growth_interval clean steps in a row the scale grows. Whether a gradient was not
-// finite is a flag tensor on the gradients' device, read back once per step.
+// finite is a flag tensor on the gradients' device, read back once per step. Unlike PyTorch,
+// the scale has a floor, and a long run of skipped steps warns and then stops training.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,20 @@ struct GradScalerState {
 
 class GradScaler {
  public:
+  // Backing off never takes the scale below 2^-24. Without a floor a long inf/NaN stretch
+  // halves it to 0 (~1090 skips from 65536), after which loss × 0 unscaled by 1/0 is NaN for
+  // every later step and training can never recover. At 2^-24 a float16 gradient may still be
+  // as large as ~1e12 (so genuinely huge gradients keep backing off as in PyTorch), and the
+  // scale regrows to 1 in 24 growth intervals once gradients are finite again.
+  static constexpr double kMinScale = 0x1p-24;
+  // Skipped steps in a row after which a warning goes to stderr, once per stretch: a few skips
+  // while the scale settles are normal, this many mean the gradients are not finite at any
+  // scale (40 backoffs reach the floor from the default 65536).
+  static constexpr int64_t kWarnAfterSkippedSteps = 100;
+  // Skipped steps in a row after which update() throws: the model has not been updated for
+  // that long, so the run is wasting its time (a NaN in the data or a diverged loss).
+  static constexpr int64_t kMaxSkippedSteps = 2000;
+
   explicit GradScaler(GradScalerOptions options = {});
 
   // loss × scale.
@@ -39,7 +54,8 @@ class GradScaler {
   // Returns whether the optimizer stepped.
   bool step(optim::Optimizer& optimizer);
   // Backs the scale off after a skipped step, grows it after growth_interval clean ones, and
-  // starts the next step.
+  // starts the next step. Warns after kWarnAfterSkippedSteps skipped steps in a row and throws
+  // after kMaxSkippedSteps.
   void update();
 
   double get_scale() const { return state_.scale; }
@@ -53,12 +69,18 @@ class GradScaler {
  private:
   // The found-inf flag of each device holding gradients: float32 scalars, 1 after an inf/NaN.
   Tensor& found_inf_flag(Device device);
+  // Counts a skipped step, warning or throwing when the stretch has grown too long.
+  void note_skipped_step();
 
   GradScalerOptions options_;
   GradScalerState state_;
   bool unscaled_ = false;
   std::vector<Tensor> found_inf_flags_;
   mutable std::optional<bool> found_inf_;  // the flags as read back, once per step
+  // Steps (update() calls) since this scaler was made, and the skipped ones among the latest.
+  // Not saved: after a resume the counts start again.
+  int64_t steps_ = 0;
+  int64_t skipped_in_a_row_ = 0;
 };
 
 }  // namespace accel

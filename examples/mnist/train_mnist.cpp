@@ -2,9 +2,11 @@
 // the API.md quickstart grown into a command-line program. It trains with the default
 // callbacks, evaluates on the test split and ends with one summary line:
 //   final: test_accuracy=<x> test_loss=<x> train_samples_per_s=<x> epochs=<n>
+// A run stopped by a non-finite loss exits 1 instead, neither evaluating nor saving its state.
 #include <accel/accel.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace accel;
 
@@ -189,6 +192,36 @@ class TrainThroughput : public Callback {
   double seconds_ = 0;
 };
 
+// On --resume the saved optimizer state wins, learning rate included, as with PyTorch's
+// load_state_dict: this says so when --lr (or its default) differs from the saved rate, once
+// the Trainer has loaded the state.
+class ResumedLearningRateNote : public Callback {
+ public:
+  ResumedLearningRateNote(std::shared_ptr<optim::Optimizer> optimizer, double flag_lr)
+      : optimizer_(std::move(optimizer)), flag_lr_(flag_lr) {}
+  void on_training_run_start(Trainer&) override {
+    const double saved_lr = optimizer_->param_groups().front().options().get_lr();
+    if (saved_lr == flag_lr_) return;
+    std::printf(
+        "note: resuming with the saved optimizer state, learning rate %g; --lr %g is "
+        "ignored\n",
+        saved_lr, flag_lr_);
+  }
+
+ private:
+  std::shared_ptr<optim::Optimizer> optimizer_;
+  double flag_lr_;
+};
+
+// The default callbacks' TerminateOnNaN, which tells whether and why the run stopped early.
+std::shared_ptr<TerminateOnNaN> find_terminate_on_nan(
+    const std::vector<std::shared_ptr<Callback>>& callbacks) {
+  for (const auto& callback : callbacks) {
+    if (auto found = std::dynamic_pointer_cast<TerminateOnNaN>(callback)) return found;
+  }
+  return nullptr;
+}
+
 int run(const Flags& flags) {
   set_num_threads(flags.threads);
   manual_seed(flags.seed);
@@ -211,6 +244,10 @@ int run(const Flags& flags) {
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();
   callbacks.push_back(throughput);
+  if (!flags.resume.empty()) {
+    callbacks.push_back(std::make_shared<ResumedLearningRateNote>(optimizer, flags.lr));
+  }
+  const std::shared_ptr<TerminateOnNaN> terminate_on_nan = find_terminate_on_nan(callbacks);
   std::optional<Device> device;  // auto: the Accelerator's choice (a GPU when there is one)
   if (flags.device != "auto") device = Device(flags.device);
   ClassificationTrainer trainer(model, loss, optimizer, callbacks,
@@ -224,6 +261,14 @@ int run(const Flags& flags) {
                  .seed = flags.seed};
   if (!flags.resume.empty()) args.resume_from = flags.resume;
   trainer.train(args);
+  if (terminate_on_nan && terminate_on_nan->triggered()) {
+    // The weights are not finite any more: neither evaluate them nor let them replace a good
+    // saved state.
+    std::fprintf(stderr, "train_mnist: training stopped: %s%s\n",
+                 terminate_on_nan->reason().c_str(),
+                 flags.save.empty() ? "" : "; the training state is not saved");
+    return 1;
+  }
   const int64_t epochs_trained = trainer.run_history().current_epoch() - 1;
   if (!flags.save.empty()) {
     trainer.save_training_state(flags.save);
@@ -231,7 +276,10 @@ int run(const Flags& flags) {
                 flags.save.c_str(), flags.save.c_str());
   }
 
-  trainer.evaluate({.dataset = test_dataset, .per_device_batch_size = 256});
+  // The Trainer refuses an eval batch larger than the dataset: a small test split is one batch.
+  constexpr int64_t kTestBatchSize = 256;
+  trainer.evaluate({.dataset = test_dataset,
+                    .per_device_batch_size = std::min(kTestBatchSize, test_dataset->size())});
   rusage usage_info{};
   getrusage(RUSAGE_SELF, &usage_info);
   std::printf("peak_resident_mb=%.1f\n", usage_info.ru_maxrss / 1024.0);

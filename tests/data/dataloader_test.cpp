@@ -3,9 +3,12 @@
 // break and destruction mid-epoch, and resuming from a saved state. CI also runs these
 // tests under ThreadSanitizer (ctest -R DataLoader).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "accel/accel.h"
@@ -206,6 +209,51 @@ TEST(DataLoader, EarlyBreakAndDestructionMidEpochDoNotHang) {
   }
 }
 
+// This process's resident memory in bytes and its thread count, as Linux reports them.
+int64_t resident_bytes() {
+  int64_t total_pages = 0, resident_pages = 0;
+  std::ifstream("/proc/self/statm") >> total_pages >> resident_pages;
+  return resident_pages * sysconf(_SC_PAGESIZE);
+}
+int64_t thread_count() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoll(line.substr(8));
+  }
+  return -1;
+}
+
+// Prefetch room and worker threads follow the batches an epoch has, not the options' raw
+// values: prefetch_factor 5e6 with 2 workers once reserved 1e7 batch slots (~400 MB) for an
+// epoch of 3 batches, and num_workers N started N threads whatever the epoch's length.
+TEST(DataLoader, PrefetchRoomAndWorkersAreSizedByTheEpoch) {
+  auto probe = std::make_shared<Probe>(10);
+  const int64_t before = resident_bytes();
+  {
+    DataLoader loader(probe, DataLoaderOptions(4).num_workers(2).prefetch_factor(5'000'000));
+    auto it = loader.begin();
+    EXPECT_LT(resident_bytes() - before, int64_t{64} << 20) << "bytes resident after begin()";
+    std::vector<int64_t> sizes;
+    for (; it != loader.end(); ++it) sizes.push_back(it->target.numel());
+    EXPECT_EQ(sizes, (std::vector<int64_t>{4, 4, 2}));
+  }
+  const int64_t threads = thread_count();
+  {
+    DataLoader loader(probe, DataLoaderOptions(4).num_workers(1024));
+    auto it = loader.begin();
+    EXPECT_LE(thread_count() - threads, 3) << "one worker per batch at most";
+    EXPECT_EQ(targets_of(loader).size(), 3u);
+  }
+  // A resumed epoch needs workers for its remaining batches only.
+  {
+    DataLoader loader(probe, DataLoaderOptions(2).num_workers(8));
+    loader.load_state_dict({0, 4});
+    auto it = loader.begin();
+    EXPECT_LE(thread_count() - threads, 1);
+    EXPECT_EQ(it->target[0].item<int64_t>(), 8);
+  }
+}
+
 TEST(DataLoader, StateResumesAnEpochWithoutLoadingSkippedBatches) {
   auto probe = std::make_shared<Probe>(30);
   DataLoader loader(probe, DataLoaderOptions(4).shuffle(true).num_workers(2));
@@ -271,7 +319,14 @@ TEST(DataLoader, BadOptions) {
   expect_error_containing([&] { DataLoader(probe, DataLoaderOptions(0)); },
                           "DataLoader: expected batch_size >= 1, found 0");
   expect_error_containing([&] { DataLoader(probe, DataLoaderOptions(2).num_workers(-1)); },
-                          "expected num_workers >= 0, found -1");
+                          "expected num_workers in [0, 1024], found -1");
+  expect_error_containing([&] { DataLoader(probe, DataLoaderOptions(2).num_workers(1'000'000)); },
+                          "DataLoader: expected num_workers in [0, 1024], found 1000000");
+  for (int prefetch : {0, -3}) {
+    expect_error_containing(
+        [&] { DataLoader(probe, DataLoaderOptions(2).num_workers(2).prefetch_factor(prefetch)); },
+        fmt::format("DataLoader: expected prefetch_factor >= 1, found {}", prefetch));
+  }
   expect_error_containing(
       [&] {
         DataLoader(probe, DataLoaderOptions(2).shuffle(true).sampler(

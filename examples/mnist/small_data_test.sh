@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Regression test of train_mnist on a tiny MNIST-format dataset written here: a test split
+# under 256 images evaluates, --resume notes that the saved learning rate wins over --lr, and
+# a run that diverges exits 1 with the reason and leaves a saved state as it was.
+# Usage: small_data_test.sh path/to/train_mnist
+set -euo pipefail
+train_mnist=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A big-endian 32-bit integer as raw bytes.
+be32() { printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))"; \
+         printf "\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 & 255)))"; }
+# IDX files of `count` 28x28 images with a repeating pixel pattern, and labels cycling 0..9.
+write_split() {
+  local prefix=$1 count=$2
+  { printf '\x00\x00\x08\x03'; be32 "$count"; be32 28; be32 28
+    head -c $((count * 784)) < <(yes $'\x10\x80\xff\x40'); } >"$work/data/$prefix-images-idx3-ubyte"
+  { printf '\x00\x00\x08\x01'; be32 "$count"
+    for ((i = 0; i < count; ++i)); do printf "\\x0$((i % 10))"; done; } \
+    >"$work/data/$prefix-labels-idx1-ubyte"
+}
+mkdir -p "$work/data"
+write_split train 200
+write_split t10k 50
+
+expect_in() {  # expect_in TEXT FILE: fail the test, showing FILE, unless it holds TEXT
+  grep -qF -- "$1" "$2" || { echo "expected \"$1\" in:"; cat "$2"; exit 1; }
+}
+run() { "$train_mnist" --data-dir "$work/data" --batch-size 8 --val-fraction 0.2 "$@"; }
+
+# 50 test images: the final evaluation used to ask for a batch of 256 and fail.
+run --epochs 1 --save "$work/saved" >"$work/first.log" 2>&1
+expect_in "final: test_accuracy=" "$work/first.log"
+
+run --epochs 2 --resume "$work/saved" --lr 0.5 >"$work/resumed.log" 2>&1
+expect_in "note: resuming with the saved optimizer state, learning rate 0.001; --lr 0.5 is ignored" \
+  "$work/resumed.log"
+
+saved_sums() { find "$work/saved" -type f -print0 | sort -z | xargs -0 md5sum; }
+before=$(saved_sums)
+status=0
+run --epochs 1 --lr 1e30 --save "$work/saved" >"$work/diverged.log" 2>&1 || status=$?
+[[ $status == 1 ]] || { echo "expected exit status 1, found $status"; cat "$work/diverged.log"; exit 1; }
+expect_in "train_mnist: training stopped: the loss was" "$work/diverged.log"
+expect_in "the training state is not saved" "$work/diverged.log"
+[[ $(saved_sums) == "$before" ]] || { echo "the diverged run changed $work/saved"; exit 1; }
+echo "small data test passed"
