@@ -1,5 +1,7 @@
 // read_file, the one way accel's readers take a file in: regular files only (a directory or a
 // named pipe is an error, never a hang), a size limit, and errors naming the path.
+#include "accel/core/io/read_file.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <string>
 
-#include "accel/core/io/read_file.h"
 #include "support/expect_error.h"
 
 namespace accel {
