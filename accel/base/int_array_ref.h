@@ -21,7 +21,9 @@ class IntArrayRef {
  public:
   constexpr IntArrayRef() = default;
 #pragma GCC diagnostic push
+#ifndef __clang__  // GCC's warning only; clang has none like it
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   // The list lives until the end of the full expression, as long as the call using it.
   constexpr IntArrayRef(std::initializer_list<int64_t> list)
       : data_(list.begin()), size_(list.size()) {}

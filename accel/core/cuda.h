@@ -33,7 +33,8 @@ class DeviceGuard {
   DeviceGuard& operator=(const DeviceGuard&) = delete;
 
  private:
-  int previous_ = -1;  // the device to restore; -1 when nothing was changed
+  // The device to restore; -1 when nothing was changed. Unused without CUDA.
+  [[maybe_unused]] int previous_ = -1;
 };
 
 // Waits for all work queued on `device`, then raises any error its kernels reported (an

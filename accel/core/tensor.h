@@ -250,7 +250,9 @@ class TensorList {
  public:
   TensorList() = default;
 #pragma GCC diagnostic push
+#ifndef __clang__  // GCC's warning only; clang has none like it
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   // The list lives until the end of the full expression, as long as the call using it.
   TensorList(std::initializer_list<Tensor> list) : data_(list.begin()), size_(list.size()) {}
 #pragma GCC diagnostic pop

@@ -23,6 +23,12 @@ void check_step(const Tensor& step, int64_t index, const std::string& op) {
               index, step.dtype(), step.sizes(), is_count ? fmt::format(" holding {}", value) : "");
 }
 
+// Whether two option sets belong to the same optimizer class (taking references keeps clang from
+// warning that typeid evaluates the smart pointers' operator*).
+bool same_optimizer_class(const OptimizerOptions& a, const OptimizerOptions& b) {
+  return typeid(a) == typeid(b);
+}
+
 }  // namespace
 
 OptimizerParamGroup::OptimizerParamGroup(const OptimizerParamGroup& other)
@@ -59,7 +65,7 @@ void Optimizer::add_param_group(const OptimizerParamGroup& group) {
   ACCEL_CHECK(!group.params().empty(), name_, "got an empty parameter list");
   OptimizerParamGroup added = group;
   if (!added.has_options()) added.set_options(defaults_->clone());
-  ACCEL_CHECK(typeid(added.options()) == typeid(*defaults_), name_,
+  ACCEL_CHECK(same_optimizer_class(added.options(), *defaults_), name_,
               "parameter group {} has options of another optimizer", groups_.size());
   check_options(added.options());
   const std::vector<Tensor>& params = added.params();
@@ -183,7 +189,7 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
     ACCEL_CHECK(saved.params.size() == group_params.size(), name_,
                 "group {} of the state dict has {} parameters but the optimizer's has {}", g,
                 saved.params.size(), group_params.size());
-    ACCEL_CHECK(saved.options && typeid(*saved.options) == typeid(*defaults_), name_,
+    ACCEL_CHECK(saved.options && same_optimizer_class(*saved.options, *defaults_), name_,
                 "group {} of the state dict holds options of another optimizer", g);
     // The same checks as the constructors: a state dict (perhaps from a file) must not install
     // options no constructor accepts (beta1 = 1 makes Adam's first step NaN).

@@ -14,9 +14,12 @@ CallbackHandler::CallbackHandler(std::vector<std::shared_ptr<Callback>> callback
 void CallbackHandler::add_callback(std::shared_ptr<Callback> callback) {
   ACCEL_CHECK(callback != nullptr, "CallbackHandler::add_callback",
               "expected a callback, got null");
-  const auto& type = typeid(*callback);
+  // typeid of references, not of the smart pointers' operator* (clang warns about those).
+  const Callback& added = *callback;
+  const auto& type = typeid(added);
   for (const auto& existing : callbacks_) {
-    ACCEL_CHECK(typeid(*existing) != type, "CallbackHandler::add_callback",
+    const Callback& other = *existing;
+    ACCEL_CHECK(typeid(other) != type, "CallbackHandler::add_callback",
                 "a callback of class {} is already registered; each class may appear once",
                 type.name());
   }

@@ -133,8 +133,10 @@ TEST(StateFiles, AMissingTrainerStateFieldIsAnErrorNamingIt) {
                                                              {"train_loss", "weighted_sum"},
                                                              {"train_loss", "count"}};
   for (const auto& [outer, inner] : nested_keys) {
+    // Copied into the lambda: clang 14 cannot capture structured bindings.
     expect_edit_rejected(
-        "trainer_state.json", [&](json& state) { state[outer].erase(inner); },
+        "trainer_state.json",
+        [outer = outer, inner = inner](json& state) { state[outer].erase(inner); },
         fmt::format("'{}.{}'", outer, inner));
   }
 }

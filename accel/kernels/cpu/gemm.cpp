@@ -10,7 +10,10 @@
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
 // as maybe-uninitialized at every instantiation; the warning is about Eigen, not this file.
+// Clang has no such warning (and would warn about the unknown name).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <Eigen/Core>
 #include <algorithm>
 

@@ -40,8 +40,8 @@ bool is_nan(T v) {
 // Signed integers wrap around on overflow, as in PyTorch, instead of being undefined: the
 // arithmetic runs in the unsigned type.
 template <typename T>
-using wrapping_t = std::conditional_t<std::is_integral_v<T> && std::is_signed_v<T>,
-                                      std::make_unsigned<T>, std::type_identity<T>>::type;
+using wrapping_t = typename std::conditional_t<std::is_integral_v<T> && std::is_signed_v<T>,
+                                               std::make_unsigned<T>, std::type_identity<T>>::type;
 
 struct Add {
   template <typename T>
@@ -348,7 +348,7 @@ void softmax_typed(const T* in, T* out, ReduceShape s) {
         for (int64_t i = 0; i < n; ++i) y[i] = x[i] - m - log_total;
       } else {
         const C scale = C(1) / total;
-        for (int64_t i = 0; i < n; ++i) y[i] *= scale;
+        for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(static_cast<C>(y[i]) * scale);
       }
     } else {
       C m[kTileWidth];
