@@ -35,7 +35,7 @@ if(ACCEL_WITH_CUDA)
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/accel/kernels/cuda/cublas_library.cpp APPEND PROPERTY
                COMPILE_DEFINITIONS ACCEL_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}")
 endif()
-if(ACCEL_SANITIZE)
+if(ACCEL_SANITIZE OR ACCEL_FUZZ)
   # AddressSanitizer must see every allocation's lifetime: no caching in accel's allocators.
   # (ThreadSanitizer keeps the caches: their cross-thread reuse is what it has to check.)
   target_compile_definitions(accel PRIVATE ACCEL_ALLOCATOR_BYPASS)

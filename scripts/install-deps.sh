@@ -17,6 +17,10 @@ packages=(
   libbenchmark-dev    # benchmarks/
   nlohmann-json3-dev  # safetensors headers, test fixtures
   clang-format        # .ci/run's formatting check
+  clang               # .ci/run's clang build; the fuzz targets (scripts/fuzz.sh)
+  libclang-rt-14-dev  # libFuzzer and clang's sanitizer runtimes (only recommended by clang)
+  libomp-dev          # OpenMP for clang builds (GCC's is libgomp)
+  llvm                # llvm-symbolizer: source lines in sanitizer and fuzzer reports
   dataset-fashion-mnist  # the MNIST example's data and the data tests' real-file check
 )
 
