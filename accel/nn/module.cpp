@@ -212,8 +212,8 @@ OrderedDict<Tensor> Module::state_dict() const {
   return out;
 }
 
-void Module::load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict) {
-  OrderedDict<Tensor> own = this->state_dict();
+void Module::check_state_dict(const OrderedDict<Tensor>& state_dict, bool strict) const {
+  const OrderedDict<Tensor> own = this->state_dict();
   std::vector<std::string> missing, unexpected, mismatched;
   for (const auto& [key, tensor] : own) {
     const Tensor* given = state_dict.find(key);
@@ -246,6 +246,11 @@ void Module::load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict)
   }
   ACCEL_CHECK(problems.empty(), "load_state_dict", "error(s) loading into {}: {}", name(),
               fmt::join(problems, "; "));
+}
+
+void Module::load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict) {
+  check_state_dict(state_dict, strict);
+  OrderedDict<Tensor> own = this->state_dict();
   NoGradGuard no_grad;
   for (auto& [key, tensor] : own) {
     if (const Tensor* given = state_dict.find(key)) tensor.copy_(*given);

@@ -85,11 +85,17 @@ class Module : public std::enable_shared_from_this<Module> {
   // share memory with the module's (detached).
   OrderedDict<Tensor> state_dict() const;
   // Copies values into the existing tensors. A shape mismatch is always an error; missing and
-  // unexpected keys are errors when strict. One error lists every problem found.
+  // unexpected keys are errors when strict. One error lists every problem found, and on an
+  // error nothing is copied.
   void load_state_dict(const OrderedDict<Tensor>& state_dict, bool strict = true);
+  // The error load_state_dict would raise, without copying anything (for loaders that check
+  // several parts of a checkpoint before applying any).
+  void check_state_dict(const OrderedDict<Tensor>& state_dict, bool strict = true) const;
   // state_dict() to a safetensors file (written atomically) and back through load_state_dict.
   void save(const std::string& path) const;
   void load(const std::string& path, bool strict = true);
+  // The state dict a file written by save() holds, not yet loaded into any module.
+  static OrderedDict<Tensor> read_state_dict(const std::string& path);
 
  private:
   void add_child(std::string name, std::shared_ptr<Module> child);

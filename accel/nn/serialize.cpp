@@ -9,15 +9,16 @@ void Module::save(const std::string& path) const {
   io::save_safetensors(path, state_dict().items());
 }
 
-void Module::load(const std::string& path, bool strict) {
+OrderedDict<Tensor> Module::read_state_dict(const std::string& path) {
   io::SafetensorsContents contents = io::load_safetensors(path);
   OrderedDict<Tensor> state;
   for (auto& [name, tensor] : contents.tensors) state.insert(name, std::move(tensor));
-  try {
-    load_state_dict(state, strict);
-  } catch (const Error& error) {
-    fail("Module::load", "\"{}\": {}", path, error.what());
-  }
+  return state;
+}
+
+void Module::load(const std::string& path, bool strict) {
+  const OrderedDict<Tensor> state = read_state_dict(path);
+  in_file("Module::load", path, [&] { load_state_dict(state, strict); });
 }
 
 }  // namespace accel::nn

@@ -178,11 +178,19 @@ OptimizerStateDict Optimizer::state_dict() const {
   return dict;
 }
 
-void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
+std::vector<Tensor> Optimizer::ordered_params() const {
+  std::vector<Tensor> params;
+  for (const OptimizerParamGroup& group : groups_) {
+    params.insert(params.end(), group.params().begin(), group.params().end());
+  }
+  return params;
+}
+
+void Optimizer::check_state_dict(const OptimizerStateDict& dict) const {
   ACCEL_CHECK(dict.param_groups.size() == groups_.size(), name_,
               "the state dict has {} parameter groups but the optimizer has {}",
               dict.param_groups.size(), groups_.size());
-  std::vector<Tensor> params;
+  int64_t numbered = 0;
   for (size_t g = 0; g < groups_.size(); ++g) {
     const OptimizerStateDict::Group& saved = dict.param_groups[g];
     const std::vector<Tensor>& group_params = groups_[g].params();
@@ -198,33 +206,42 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
     } catch (const Error& error) {
       fail(name_, "group {} of the state dict: {}", g, error.what());
     }
-    for (size_t i = 0; i < group_params.size(); ++i) {
-      ACCEL_CHECK(saved.params[i] == static_cast<int64_t>(params.size()), name_,
+    for (size_t i = 0; i < group_params.size(); ++i, ++numbered) {
+      ACCEL_CHECK(saved.params[i] == numbered, name_,
                   "group {} of the state dict numbers its parameter {} as {}, expected {}", g, i,
-                  saved.params[i], params.size());
-      params.push_back(group_params[i]);
+                  saved.params[i], numbered);
     }
   }
-  std::unordered_map<const TensorImpl*, ParamState> loaded;
+  const std::vector<Tensor> params = ordered_params();
   for (const auto& [index, saved_state] : dict.state) {
     ACCEL_CHECK(index >= 0 && index < static_cast<int64_t>(params.size()), name_,
                 "the state dict has state for parameter {} but the optimizer has {} parameters",
                 index, params.size());
     const Tensor& p = params[index];
-    ParamState& state = loaded[p.impl()];
     for (const auto& [key, value] : saved_state) {
       ACCEL_CHECK(value.defined(), name_, "state {} of parameter {} is undefined",
                   io::quoted_for_message(key), index);
-      // Step counts keep their dtype; buffers take the parameter's dtype and device.
-      const bool is_buffer = key != "step";
-      if (is_buffer) {
+      if (key == "step") {
+        check_step(value, index, name_);
+      } else {
         ACCEL_CHECK(value.sizes() == p.sizes(), name_,
                     "state {} of parameter {} has shape {} but the parameter has shape {}",
                     io::quoted_for_message(key), index, value.sizes(), p.sizes());
-      } else {
-        check_step(value, index, name_);
       }
-      state[key] = is_buffer ? value.to(p.options(), false, true) : value.clone();
+    }
+  }
+}
+
+void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
+  check_state_dict(dict);
+  const std::vector<Tensor> params = ordered_params();
+  std::unordered_map<const TensorImpl*, ParamState> loaded;
+  for (const auto& [index, saved_state] : dict.state) {
+    const Tensor& p = params[index];
+    ParamState& state = loaded[p.impl()];
+    // Step counts keep their dtype; buffers take the parameter's dtype and device.
+    for (const auto& [key, value] : saved_state) {
+      state[key] = key == "step" ? value.clone() : value.to(p.options(), false, true);
     }
   }
   for (size_t g = 0; g < groups_.size(); ++g) {

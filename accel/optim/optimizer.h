@@ -108,7 +108,12 @@ class Optimizer {
   void step(const Tensor& found_inf, const Tensor& inv_scale);
 
   OptimizerStateDict state_dict() const;
+  // Installs a state dict from an optimizer of the same kind over parameters of the same shapes;
+  // on an error the optimizer is left unchanged.
   void load_state_dict(const OptimizerStateDict& state_dict);
+  // The error load_state_dict would raise, without changing anything (for loaders that check
+  // several parts of a checkpoint before applying any).
+  void check_state_dict(const OptimizerStateDict& state_dict) const;
 
  protected:
   Optimizer(std::string name, std::unique_ptr<OptimizerOptions> defaults);
@@ -129,6 +134,9 @@ class Optimizer {
   static Tensor& state_buffer(ParamState& state, const char* key, const Tensor& param);
 
  private:
+  // Every group's parameters in turn: the state dict's numbering.
+  std::vector<Tensor> ordered_params() const;
+
   std::string name_;
   std::unique_ptr<OptimizerOptions> defaults_;
   std::vector<OptimizerParamGroup> groups_;

@@ -303,19 +303,21 @@ void save(const Optimizer& optimizer, const std::string& path) {
   save_optimizer_state(optimizer.state_dict(), path);
 }
 
-void load(Optimizer& optimizer, const std::string& path) {
-  OptimizerStateDict dict = load_optimizer_state(path);
-  if (!dict.param_groups.empty()) {
-    const std::string kind = kind_of(*dict.param_groups.front().options);
+void check_optimizer_state(const Optimizer& optimizer, const OptimizerStateDict& state,
+                           const std::string& path) {
+  if (!state.param_groups.empty()) {
+    const std::string kind = kind_of(*state.param_groups.front().options);
     ACCEL_CHECK(kind == optimizer.name(), "optim::load",
                 "\"{}\": expected the state of a {} optimizer, found the state of {}", path,
                 optimizer.name(), kind);
   }
-  try {
-    optimizer.load_state_dict(dict);
-  } catch (const Error& error) {
-    fail("optim::load", "\"{}\": {}", path, error.what());
-  }
+  in_file("optim::load", path, [&] { optimizer.check_state_dict(state); });
+}
+
+void load(Optimizer& optimizer, const std::string& path) {
+  const OptimizerStateDict state = load_optimizer_state(path);
+  check_optimizer_state(optimizer, state, path);
+  optimizer.load_state_dict(state);
 }
 
 }  // namespace accel::optim

@@ -20,5 +20,8 @@ void save(const Optimizer& optimizer, const std::string& path);
 // optimizer of the same kind with the same groups and parameter shapes; otherwise accel::Error
 // says what differs and the optimizer is left unchanged.
 void load(Optimizer& optimizer, const std::string& path);
+// The error load() would raise for `state`, read from `path`, without changing `optimizer`.
+void check_optimizer_state(const Optimizer& optimizer, const OptimizerStateDict& state,
+                           const std::string& path);
 
 }  // namespace accel::optim

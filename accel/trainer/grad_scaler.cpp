@@ -85,32 +85,32 @@ void GradScaler::update() {
     state_.scale *= options_.growth_factor;
     state_.growth_tracker = 0;
   }
-  ++steps_;
+  ++state_.steps;
   unscaled_ = false;
   found_inf_flags_.clear();
   found_inf_.reset();
   if (skipped) {
     note_skipped_step();
   } else {
-    skipped_in_a_row_ = 0;
+    state_.skipped_in_a_row = 0;
   }
 }
 
 void GradScaler::note_skipped_step() {
-  ++skipped_in_a_row_;
-  // Steps are numbered from 1 in this scaler's lifetime; the stretch began at `first_skipped`.
-  const int64_t first_skipped = steps_ - skipped_in_a_row_ + 1;
-  ACCEL_CHECK(skipped_in_a_row_ < kMaxSkippedSteps, "GradScaler",
+  const int64_t skipped = ++state_.skipped_in_a_row;
+  // Steps are numbered from 1 in the run (across resumes); the stretch began at `first_skipped`.
+  const int64_t first_skipped = state_.steps - skipped + 1;
+  ACCEL_CHECK(skipped < kMaxSkippedSteps, "GradScaler",
               "no optimizer step succeeded for {} steps in a row (since step {} of this run): "
               "every one had an inf or NaN gradient whatever the loss scale (now {:g}); look for "
               "a non-finite loss or input",
-              skipped_in_a_row_, first_skipped, state_.scale);
-  if (skipped_in_a_row_ == kWarnAfterSkippedSteps) {
+              skipped, first_skipped, state_.scale);
+  if (skipped == kWarnAfterSkippedSteps) {
     fmt::print(stderr,
                "warning: GradScaler: the last {} optimizer steps (since step {} of this run) were "
                "skipped for inf or NaN gradients, the loss scale is down to {:g}; training stops "
                "after {} skipped steps in a row\n",
-               skipped_in_a_row_, first_skipped, state_.scale, kMaxSkippedSteps);
+               skipped, first_skipped, state_.scale, kMaxSkippedSteps);
   }
 }
 
@@ -119,6 +119,10 @@ void GradScaler::load_state(const GradScalerState& state) {
               "scale must be positive and finite, got {}", state.scale);
   ACCEL_CHECK(state.growth_tracker >= 0, "GradScaler::load_state",
               "growth_tracker must be >= 0, got {}", state.growth_tracker);
+  ACCEL_CHECK(state.skipped_in_a_row >= 0 && state.skipped_in_a_row <= state.steps,
+              "GradScaler::load_state",
+              "skipped_in_a_row must lie in [0, steps = {}], got {}", state.steps,
+              state.skipped_in_a_row);
   state_ = state;
 }
 

@@ -25,6 +25,10 @@ struct GradScalerOptions {
 struct GradScalerState {
   double scale = 65536.0;
   int64_t growth_tracker = 0;  // clean steps since the scale last changed
+  // update() calls so far, and the skipped steps among the latest (saved with the rest, so a
+  // resumed run keeps counting a stretch of skipped steps).
+  int64_t steps = 0;
+  int64_t skipped_in_a_row = 0;
 };
 
 class GradScaler {
@@ -77,10 +81,6 @@ class GradScaler {
   bool unscaled_ = false;
   std::vector<Tensor> found_inf_flags_;
   mutable std::optional<bool> found_inf_;  // the flags as read back, once per step
-  // Steps (update() calls) since this scaler was made, and the skipped ones among the latest.
-  // Not saved: after a resume the counts start again.
-  int64_t steps_ = 0;
-  int64_t skipped_in_a_row_ = 0;
 };
 
 }  // namespace accel

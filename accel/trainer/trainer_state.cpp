@@ -115,7 +115,13 @@ GradScalerState read_grad_scaler(const io::JsonField& in) {
   if (!(value > 0 && std::isfinite(value))) {
     scale.fail(fmt::format("expected a positive finite number, found {}", value));
   }
-  return {.scale = value, .growth_tracker = in.at("growth_tracker").integer(0, kMaxCount)};
+  // The step counts came later than the scale: a state without them starts counting afresh.
+  const int64_t steps = in.contains("steps") ? in.at("steps").integer(0, kMaxCount) : 0;
+  return {.scale = value,
+          .growth_tracker = in.at("growth_tracker").integer(0, kMaxCount),
+          .steps = steps,
+          .skipped_in_a_row =
+              in.contains("skipped_in_a_row") ? in.at("skipped_in_a_row").integer(0, steps) : 0};
 }
 
 TrainingState read_training_state(const char* op, const std::string& path,
@@ -193,21 +199,27 @@ std::string Trainer::load_checkpoint(const std::string& path, bool load_optimize
   }
   ACCEL_CHECK(!load_scheduler || !scheduler_ || info.has_scheduler, op,
               "\"{}\" holds no scheduler state; pass load_scheduler = false", path);
+  // Every file is read and checked against this Trainer before any is applied: a bad one
+  // leaves the model, optimizer and scheduler as they were.
+  const std::string model_path = path + "/" + kModelFile;
+  const nn::OrderedDict<Tensor> model_state = nn::Module::read_state_dict(model_path);
+  in_file(op, model_path, [&] { model_->check_state_dict(model_state); });
+  const std::string optimizer_path = path + "/" + kOptimizerFile;
+  std::optional<optim::OptimizerStateDict> optimizer_state;
+  if (load_optimizer) {
+    optimizer_state = optim::load_optimizer_state(optimizer_path);
+    optim::check_optimizer_state(*optimizer_, *optimizer_state, optimizer_path);
+  }
   const std::string scheduler_path = path + "/" + kSchedulerFile;
   std::optional<optim::LRSchedulerState> scheduler_state;
   if (load_scheduler && info.has_scheduler) {
     scheduler_state = optim::lr_scheduler_state_from_json(
         io::read_file(scheduler_path, op, kJsonFileBounds.max_bytes), quoted(scheduler_path));
+    in_file(op, scheduler_path, [&] { scheduler_->check_state(*scheduler_state); });
   }
-  model_->load(path + "/" + kModelFile);
-  if (load_optimizer) optim::load(*optimizer_, path + "/" + kOptimizerFile);
-  if (scheduler_state) {
-    try {
-      scheduler_->load_state_dict(*scheduler_state);
-    } catch (const Error& e) {
-      fail(op, "\"{}\": {}", scheduler_path, e.what());
-    }
-  }
+  model_->load_state_dict(model_state);
+  if (optimizer_state) optimizer_->load_state_dict(*optimizer_state);
+  if (scheduler_state) scheduler_->load_state_dict(*scheduler_state);
   return info.extras.dump();
 }
 
@@ -248,8 +260,11 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
                   {"count", mid_epoch ? train_loss_.count : 0.0}}},
                 {"has_gradients", !gradients.empty()}};
   if (const GradScaler* scaler = accelerator_->grad_scaler()) {
-    state["grad_scaler"] = {{"scale", scaler->state().scale},
-                            {"growth_tracker", scaler->state().growth_tracker}};
+    const GradScalerState& scaling = scaler->state();
+    state["grad_scaler"] = {{"scale", scaling.scale},
+                            {"growth_tracker", scaling.growth_tracker},
+                            {"steps", scaling.steps},
+                            {"skipped_in_a_row", scaling.skipped_in_a_row}};
   }
   write_text(writer.file(kTrainerStateFile), state.dump(2));
   writer.commit();
@@ -275,14 +290,19 @@ void Trainer::load_training_state(const std::string& dir) {
                 dir, to_string(accelerator_->mixed_precision()));
   }
 
-  load_checkpoint(dir, /*load_optimizer=*/true, /*load_scheduler=*/info.has_scheduler);
   const auto named = model_->named_parameters();
-  for (auto& [name, grad] : gradients.tensors) {
+  for (const auto& [name, grad] : gradients.tensors) {
     const Tensor* param = named.find(name);
     ACCEL_CHECK(param != nullptr && param->sizes() == grad.sizes(), op,
-                "\"{}\": gradient '{}' does not match a parameter of the model", dir, name);
-    Tensor p = *param;
-    p.set_grad(grad.to(p.dtype()).to(p.device()));
+                "\"{}\": gradient '{}' does not match a parameter of the model", dir,
+                io::shortened_for_message(name));
+  }
+
+  // Everything above only read and checked; from here on the state is applied.
+  load_checkpoint(dir, /*load_optimizer=*/true, /*load_scheduler=*/info.has_scheduler);
+  for (auto& [name, grad] : gradients.tensors) {
+    Tensor param = *named.find(name);
+    param.set_grad(grad.to(param.dtype()).to(param.device()));
   }
   if (state.grad_scaler) accelerator_->grad_scaler()->load_state(*state.grad_scaler);
   default_generator().set_state(state.rng);

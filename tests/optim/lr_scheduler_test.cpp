@@ -199,6 +199,32 @@ TEST(LRScheduler, StateDictRoundTripContinuesTheSequence) {
   }
 }
 
+// A state whose last child is bad is rejected whole: neither the SequentialLR's own counters
+// nor its first child's change.
+TEST(LRScheduler, SequentialLRLoadsAllOrNothing) {
+  auto opt = make_optimizer(false);
+  auto first = std::make_shared<StepLR>(opt, 2, 0.5);
+  auto second = std::make_shared<StepLR>(opt, 3, 0.1);
+  SequentialLR sequential(opt, {first, second}, {4});
+  for (int i = 0; i < 6; ++i) sequential.step();
+  LRSchedulerState bad = sequential.state_dict();
+  bad.last_epoch = 1;
+  bad.schedulers[0].last_epoch = 1;
+  bad.schedulers[1].last_epoch = -5;
+  const LRSchedulerState before = sequential.state_dict();
+  try {
+    sequential.load_state_dict(bad);
+    ADD_FAILURE() << "expected an error for the second scheduler's last_epoch";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("scheduler 1 of the state"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(sequential.last_epoch(), before.last_epoch);
+  EXPECT_EQ(first->last_epoch(), before.schedulers[0].last_epoch);
+  EXPECT_EQ(second->last_epoch(), before.schedulers[1].last_epoch);
+  EXPECT_EQ(sequential.get_last_lr(), before.last_lr);
+}
+
 TEST(LRScheduler, InconsistentArgumentsAreErrors) {
   auto opt = make_optimizer(false);
   EXPECT_THROW(StepLR(opt, 0), Error);

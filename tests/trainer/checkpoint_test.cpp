@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "support/expect_error.h"
 #include "trainer/trainer_test_util.h"
@@ -80,6 +82,53 @@ TEST(Checkpoint, AModelOfAnotherShapeIsAnErrorNamingTheKeys) {
   const std::string message = testing::error_of([&] { trainer.load_checkpoint(dir); });
   EXPECT_NE(message.find("weight"), std::string::npos) << message;
   EXPECT_NE(message.find("[3, 4]"), std::string::npos) << message;
+}
+
+// Every file of a checkpoint is checked before any is applied: an optimizer or scheduler file
+// the Trainer cannot take leaves the model, the optimizer and the scheduler as they were.
+TEST(Checkpoint, AFileTheTrainerCannotTakeChangesNothing) {
+  const std::string saved = testing::temp_dir("checkpoint_all_or_nothing");
+  nn::Linear model = testing::linear_model();
+  auto trainer = trained(model, true);
+  trainer->save_checkpoint(saved);
+  trainer->train({.train_dataset = testing::regression_dataset(16),
+                  .num_epochs = 1,
+                  .per_device_batch_size = 4,
+                  .create_scheduler_fn = [](auto opt) {
+                    return std::make_shared<optim::ExponentialLR>(opt, 0.9);
+                  }});
+  const auto weights = testing::snapshot(*model);
+  const auto momentum = trainer->optimizer()->state(model->weight).at("momentum_buffer").clone();
+  const auto lr = trainer->scheduler()->get_last_lr();
+  const auto expect_unchanged = [&] {
+    EXPECT_TRUE(testing::bit_identical(testing::snapshot(*model), weights));
+    EXPECT_TRUE(
+        equal(trainer->optimizer()->state(model->weight).at("momentum_buffer"), momentum));
+    EXPECT_EQ(trainer->scheduler()->get_last_lr(), lr);
+  };
+
+  const std::string bad_scheduler = testing::temp_dir("checkpoint_bad_scheduler");
+  std::filesystem::copy(saved, bad_scheduler);
+  {
+    std::ifstream in(bad_scheduler + "/scheduler.json");
+    nlohmann::json state = nlohmann::json::parse(in);
+    state["base_lrs"].push_back(0.5);  // one more rate than the optimizer has groups
+    std::ofstream(bad_scheduler + "/scheduler.json") << state.dump();
+  }
+  expect_error_containing([&] { trainer->load_checkpoint(bad_scheduler); },
+                          "scheduler.json\": ExponentialLR: the state has 2 base rates");
+  expect_unchanged();
+
+  const std::string bad_optimizer = testing::temp_dir("checkpoint_bad_optimizer");
+  std::filesystem::copy(saved, bad_optimizer);
+  optim::save(optim::Adam(model->parameters(), optim::AdamOptions(0.1)),
+              bad_optimizer + "/optimizer.safetensors");
+  expect_error_containing([&] { trainer->load_checkpoint(bad_optimizer); },
+                          "expected the state of a SGD optimizer, found the state of Adam");
+  expect_unchanged();
+
+  trainer->load_checkpoint(saved);
+  EXPECT_FALSE(testing::bit_identical(testing::snapshot(*model), weights));
 }
 
 TEST(Checkpoint, AFailedSaveLeavesThePreviousCheckpointIntact) {

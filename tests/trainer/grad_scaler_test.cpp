@@ -71,6 +71,29 @@ TEST(GradScaler, WarnsOncePerStretchOfSkippedSteps) {
       << warned;
 }
 
+// A stretch of skipped steps goes on counting in a scaler that loads the saved state (a resumed
+// run), so resuming cannot hide a run that never updates.
+TEST(GradScaler, TheStretchOfSkippedStepsSurvivesSavingAndLoading) {
+  Tensor w = ones({2}).requires_grad_();
+  optim::SGD optimizer({w}, optim::SGDOptions(0.1));
+  GradScaler first;
+  ASSERT_TRUE(scaled_step(first, optimizer, w, 1.0));
+  for (int i = 0; i < 60; ++i) ASSERT_FALSE(scaled_step(first, optimizer, w, kInf));
+  EXPECT_EQ(first.state().steps, 61);
+  EXPECT_EQ(first.state().skipped_in_a_row, 60);
+
+  GradScaler resumed;
+  resumed.load_state(first.state());
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 40; ++i) ASSERT_FALSE(scaled_step(resumed, optimizer, w, kInf));
+  const std::string warned = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("the last 100 optimizer steps (since step 2 of this run)"),
+            std::string::npos)
+      << warned;
+  expect_error_containing([&] { resumed.load_state({.steps = 3, .skipped_in_a_row = 4}); },
+                          "skipped_in_a_row must lie in [0, steps = 3], got 4");
+}
+
 TEST(GradScaler, StopsAfterTooManySkippedStepsInARow) {
   Tensor w = ones({2}).requires_grad_();
   optim::SGD optimizer({w}, optim::SGDOptions(0.1));

@@ -56,13 +56,17 @@ LRSchedulerState LRScheduler::state_dict() const {
   return {last_epoch_, base_lrs_, last_lr_, {}, {}};
 }
 
-void LRScheduler::load_state_dict(const LRSchedulerState& state) {
+void LRScheduler::check_state(const LRSchedulerState& state) const {
   const size_t groups = optimizer_->param_groups().size();
   ACCEL_CHECK(state.base_lrs.size() == groups && state.last_lr.size() == groups, name_,
               "the state has {} base rates and {} last rates but the optimizer has {} parameter "
               "groups",
               state.base_lrs.size(), state.last_lr.size(), groups);
   check_loaded_last_epoch(name_, state.last_epoch);
+}
+
+void LRScheduler::load_state_dict(const LRSchedulerState& state) {
+  check_state(state);  // a subclass's, which checks what its own load adds
   last_epoch_ = state.last_epoch;
   base_lrs_ = state.base_lrs;
   last_lr_ = state.last_lr;

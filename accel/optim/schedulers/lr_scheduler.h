@@ -46,7 +46,11 @@ class LRScheduler {
   const std::vector<double>& base_lrs() const { return base_lrs_; }
 
   virtual LRSchedulerState state_dict() const;
+  // Installs a state from a scheduler of the same kind; on an error nothing changes.
   virtual void load_state_dict(const LRSchedulerState& state);
+  // The error load_state_dict would raise, without changing anything (for loaders that check
+  // several parts of a checkpoint before applying any).
+  virtual void check_state(const LRSchedulerState& state) const;
 
  protected:
   LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer);

@@ -43,11 +43,22 @@ LRSchedulerState SequentialLR::state_dict() const {
   return state;
 }
 
-void SequentialLR::load_state_dict(const LRSchedulerState& state) {
+void SequentialLR::check_state(const LRSchedulerState& state) const {
   ACCEL_CHECK(state.schedulers.size() == schedulers_.size(), name(),
               "the state has {} schedulers but this SequentialLR has {}", state.schedulers.size(),
               schedulers_.size());
-  LRScheduler::load_state_dict(state);
+  LRScheduler::check_state(state);
+  for (size_t i = 0; i < schedulers_.size(); ++i) {
+    try {
+      schedulers_[i]->check_state(state.schedulers[i]);
+    } catch (const Error& error) {
+      fail(name(), "scheduler {} of the state: {}", i, error.what());
+    }
+  }
+}
+
+void SequentialLR::load_state_dict(const LRSchedulerState& state) {
+  LRScheduler::load_state_dict(state);  // checks the children's states too
   for (size_t i = 0; i < schedulers_.size(); ++i) {
     schedulers_[i]->load_state_dict(state.schedulers[i]);
   }

@@ -16,6 +16,7 @@ class SequentialLR : public LRScheduler {
 
   LRSchedulerState state_dict() const override;
   void load_state_dict(const LRSchedulerState& state) override;
+  void check_state(const LRSchedulerState& state) const override;
 
  private:
   std::vector<double> get_lr(bool initial) override;
