@@ -22,17 +22,6 @@ template <typename... Args>
   throw Error(fmt::format("{}: {}", op, fmt::format(format, std::forward<Args>(args)...)));
 }
 
-// Runs `f`, turning an accel::Error it raises into one from `op` that names the file it was
-// about: "op: \"path\": <the error>".
-template <typename F>
-decltype(auto) in_file(std::string_view op, const std::string& path, F&& f) {
-  try {
-    return std::forward<F>(f)();
-  } catch (const Error& error) {
-    fail(op, "\"{}\": {}", path, error.what());
-  }
-}
-
 }  // namespace accel
 
 // ACCEL_CHECK(cond, "op", "expected {}, got {}", a, b): the message is only built on failure.

@@ -1,5 +1,6 @@
 // Module::save and Module::load: a module's state_dict as a safetensors file, so checkpoints
 // are interchangeable with PyTorch's safetensors.torch.save_file / load_file.
+#include "accel/core/io/in_file.h"
 #include "accel/core/io/safetensors.h"
 #include "accel/nn/module.h"
 

@@ -11,6 +11,7 @@
 #include <typeinfo>
 
 #include "accel/core/io/bounded_json.h"
+#include "accel/core/io/in_file.h"
 #include "accel/core/io/message_name.h"
 #include "accel/core/io/safetensors.h"
 #include "accel/optim/adagrad.h"

@@ -120,9 +120,8 @@ void GradScaler::load_state(const GradScalerState& state) {
   ACCEL_CHECK(state.growth_tracker >= 0, "GradScaler::load_state",
               "growth_tracker must be >= 0, got {}", state.growth_tracker);
   ACCEL_CHECK(state.skipped_in_a_row >= 0 && state.skipped_in_a_row <= state.steps,
-              "GradScaler::load_state",
-              "skipped_in_a_row must lie in [0, steps = {}], got {}", state.steps,
-              state.skipped_in_a_row);
+              "GradScaler::load_state", "skipped_in_a_row must lie in [0, steps = {}], got {}",
+              state.steps, state.skipped_in_a_row);
   state_ = state;
 }
 

@@ -12,6 +12,7 @@
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
 #include "accel/core/io/bounded_json.h"
+#include "accel/core/io/in_file.h"
 #include "accel/core/io/json_field.h"
 #include "accel/core/io/message_name.h"
 #include "accel/core/io/read_file.h"

@@ -102,8 +102,7 @@ TEST(Checkpoint, AFileTheTrainerCannotTakeChangesNothing) {
   const auto lr = trainer->scheduler()->get_last_lr();
   const auto expect_unchanged = [&] {
     EXPECT_TRUE(testing::bit_identical(testing::snapshot(*model), weights));
-    EXPECT_TRUE(
-        equal(trainer->optimizer()->state(model->weight).at("momentum_buffer"), momentum));
+    EXPECT_TRUE(equal(trainer->optimizer()->state(model->weight).at("momentum_buffer"), momentum));
     EXPECT_EQ(trainer->scheduler()->get_last_lr(), lr);
   };
 

@@ -235,7 +235,9 @@ TEST(StateFiles, BadLossScalerStateIsAnErrorNamingTheField) {
       file, [](json& s) { s["grad_scaler"]["steps"] = -1; }, "'grad_scaler.steps'", true);
   expect_edit_rejected(
       file,
-      [](json& s) { s["grad_scaler"]["skipped_in_a_row"] = s["grad_scaler"]["steps"].get<int>() + 1; },
+      [](json& s) {
+        s["grad_scaler"]["skipped_in_a_row"] = s["grad_scaler"]["steps"].get<int>() + 1;
+      },
       "'grad_scaler.skipped_in_a_row'", true);
   expect_edit_rejected(
       file, [](json& s) { s["grad_scaler"] = json::array(); }, "'grad_scaler'", true);
