@@ -16,6 +16,7 @@ packages=(
   libgmock-dev
   libbenchmark-dev    # benchmarks/
   nlohmann-json3-dev  # safetensors headers, test fixtures
+  libcli11-dev        # the MNIST example's command line
   clang-format        # .ci/run's formatting check
   clang               # .ci/run's clang build; the fuzz targets (scripts/fuzz.sh)
   libclang-rt-14-dev  # libFuzzer and clang's sanitizer runtimes (only recommended by clang)

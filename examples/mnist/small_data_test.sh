@@ -8,21 +8,8 @@ train_mnist=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# A big-endian 32-bit integer as raw bytes.
-be32() { printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))"; \
-         printf "\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 & 255)))"; }
-# IDX files of `count` 28x28 images with a repeating pixel pattern, and labels cycling 0..9.
-write_split() {
-  local prefix=$1 count=$2
-  { printf '\x00\x00\x08\x03'; be32 "$count"; be32 28; be32 28
-    head -c $((count * 784)) < <(yes $'\x10\x80\xff\x40'); } >"$work/data/$prefix-images-idx3-ubyte"
-  { printf '\x00\x00\x08\x01'; be32 "$count"
-    for ((i = 0; i < count; ++i)); do printf "\\x0$((i % 10))"; done; } \
-    >"$work/data/$prefix-labels-idx1-ubyte"
-}
-mkdir -p "$work/data"
-write_split train 200
-write_split t10k 50
+source "$(dirname "$0")/tiny_mnist.sh"
+write_tiny_mnist "$work/data" 200 50
 
 expect_in() {  # expect_in TEXT FILE: fail the test, showing FILE, unless it holds TEXT
   grep -qF -- "$1" "$2" || { echo "expected \"$1\" in:"; cat "$2"; exit 1; }

@@ -1,6 +1,6 @@
 // Trains a classifier on MNIST-format data (Fashion-MNIST by default) with accel's Trainer:
-// the API.md quickstart grown into a command-line program. It trains with the default
-// callbacks, evaluates on the test split and ends with one summary line:
+// the quickstart (tests/quickstart/quickstart.cpp) grown into a command-line program. It trains
+// with the default callbacks, evaluates on the test split and ends with one summary line:
 //   final: test_accuracy=<x> test_loss=<x> train_samples_per_s=<x> epochs=<n>
 // A run stopped by a non-finite loss exits 1 instead, neither evaluating nor saving its state.
 #include <accel/accel.h>
@@ -11,10 +11,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "command_line.h"
 
 using namespace accel;
 
@@ -48,90 +49,6 @@ struct CNNImpl : nn::Module {
 };
 ACCEL_MODULE(CNN);
 
-struct Flags {
-  std::string data_dir = "/usr/share/datasets/fashion-mnist";
-  std::string model = "mlp";
-  int64_t epochs = 8;
-  int64_t batch_size = 32;
-  double lr = 0.001;
-  std::string optimizer = "sgd";
-  double val_fraction = 5000.0 / 60000.0;
-  int workers = 0;
-  int threads = 1;
-  uint64_t seed = 42;
-  std::string save;
-  std::string resume;
-  std::string device = "auto";
-};
-
-constexpr const char* kUsage =
-    "usage: train_mnist [--data-dir DIR] [--model mlp|cnn] [--epochs N] [--batch-size N] "
-    "[--lr X] [--optimizer sgd|adam|adamw] [--val-fraction X] [--workers N] [--threads N] "
-    "[--seed N] [--save DIR] [--resume DIR] [--device auto|cpu|cuda]\n";
-
-[[noreturn]] void usage(const std::string& problem) {
-  std::cerr << "train_mnist: " << problem << "\n" << kUsage;
-  std::exit(2);
-}
-
-Flags parse_flags(int argc, char** argv) {
-  Flags flags;
-  std::map<std::string, std::string> values;
-  for (int i = 1; i < argc; ++i) {
-    const std::string name = argv[i];
-    if (name == "--help" || name == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
-    }
-    if (name.rfind("--", 0) != 0 || i + 1 == argc)
-      usage("expected --flag value, got '" + name + "'");
-    values[name] = argv[++i];
-  }
-  auto number = [&](const std::string& name, auto& out) {
-    auto it = values.find(name);
-    if (it == values.end()) return;
-    try {
-      size_t used = 0;
-      const double parsed = std::stod(it->second, &used);
-      if (used != it->second.size()) throw std::invalid_argument(name);
-      out = static_cast<std::remove_reference_t<decltype(out)>>(parsed);
-    } catch (const std::exception&) {
-      usage(name + " expects a number, got '" + it->second + "'");
-    }
-    values.erase(it);
-  };
-  auto text = [&](const std::string& name, std::string& out) {
-    if (auto it = values.find(name); it != values.end()) {
-      out = it->second;
-      values.erase(it);
-    }
-  };
-  text("--data-dir", flags.data_dir);
-  text("--model", flags.model);
-  text("--optimizer", flags.optimizer);
-  text("--save", flags.save);
-  text("--resume", flags.resume);
-  text("--device", flags.device);
-  number("--epochs", flags.epochs);
-  number("--batch-size", flags.batch_size);
-  number("--lr", flags.lr);
-  number("--val-fraction", flags.val_fraction);
-  number("--workers", flags.workers);
-  number("--threads", flags.threads);
-  number("--seed", flags.seed);
-  if (!values.empty()) usage("unknown flag " + values.begin()->first);
-  if (flags.model != "mlp" && flags.model != "cnn") usage("--model must be mlp or cnn");
-  if (flags.device != "auto" && flags.device != "cpu" && flags.device != "cuda") {
-    usage("--device must be auto, cpu or cuda");
-  }
-  if (flags.epochs < 1 || flags.batch_size < 1 || flags.threads < 1 || flags.workers < 0) {
-    usage("--epochs, --batch-size and --threads must be positive, --workers >= 0");
-  }
-  if (!(flags.val_fraction > 0 && flags.val_fraction < 1))
-    usage("--val-fraction must be in (0, 1)");
-  return flags;
-}
-
 std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::Module& model) {
   if (flags.optimizer == "sgd") {
     return std::make_shared<optim::SGD>(model.parameters(),
@@ -140,10 +57,7 @@ std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::M
   if (flags.optimizer == "adam") {
     return std::make_shared<optim::Adam>(model.parameters(), optim::AdamOptions(flags.lr));
   }
-  if (flags.optimizer == "adamw") {
-    return std::make_shared<optim::AdamW>(model.parameters(), optim::AdamWOptions(flags.lr));
-  }
-  usage("--optimizer must be sgd, adam or adamw");
+  return std::make_shared<optim::AdamW>(model.parameters(), optim::AdamWOptions(flags.lr));
 }
 
 // Accumulates test accuracy in the eval hook (the loss hook's outputs are the class scores).
@@ -250,9 +164,10 @@ int run(const Flags& flags) {
   const std::shared_ptr<TerminateOnNaN> terminate_on_nan = find_terminate_on_nan(callbacks);
   std::optional<Device> device;  // auto: the Accelerator's choice (a GPU when there is one)
   if (flags.device != "auto") device = Device(flags.device);
-  ClassificationTrainer trainer(model, loss, optimizer, callbacks,
-                                std::make_shared<InMemoryRunHistory>(),
-                                std::make_shared<Accelerator>(AcceleratorConfig{.device = device}));
+  ClassificationTrainer trainer(
+      model, loss, optimizer, callbacks, std::make_shared<InMemoryRunHistory>(),
+      std::make_shared<Accelerator>(AcceleratorConfig{
+          .mixed_precision = parse_mixed_precision(flags.mixed_precision), .device = device}));
   TrainArgs args{.train_dataset = splits[0],
                  .num_epochs = flags.epochs,
                  .eval_dataset = splits[1],
@@ -280,9 +195,11 @@ int run(const Flags& flags) {
   constexpr int64_t kTestBatchSize = 256;
   trainer.evaluate({.dataset = test_dataset,
                     .per_device_batch_size = std::min(kTestBatchSize, test_dataset->size())});
-  rusage usage_info{};
-  getrusage(RUSAGE_SELF, &usage_info);
-  std::printf("peak_resident_mb=%.1f\n", usage_info.ru_maxrss / 1024.0);
+  if (flags.verbose) {
+    rusage usage_info{};
+    getrusage(RUSAGE_SELF, &usage_info);
+    std::printf("peak_resident_mb=%.1f\n", usage_info.ru_maxrss / 1024.0);
+  }
   std::printf("final: test_accuracy=%.4f test_loss=%.4f train_samples_per_s=%.0f epochs=%lld\n",
               trainer.accuracy(), trainer.run_history().get_latest_metric("evaluation_loss"),
               throughput->samples_per_second(), static_cast<long long>(epochs_trained));
@@ -292,11 +209,15 @@ int run(const Flags& flags) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Flags flags = parse_flags(argc, argv);
+  const ParsedCommandLine command_line = parse_command_line(argc, argv);
+  if (!command_line.flags) return command_line.exit_code;
+  // Whatever goes wrong at run time is one line and exit code 1, never a terminate.
   try {
-    return run(flags);
+    return run(*command_line.flags);
   } catch (const std::exception& e) {
     std::cerr << "train_mnist: " << e.what() << "\n";
-    return 1;
+  } catch (...) {
+    std::cerr << "train_mnist: an unknown error stopped the run\n";
   }
+  return 1;
 }
