@@ -28,6 +28,10 @@ class Module : public std::enable_shared_from_this<Module> {
   // The module's type name for messages: "Linear" for nn::LinearImpl, "MNISTModel" for a user's
   // MNISTModelImpl (namespaces and the Impl suffix dropped).
   std::string name() const;
+  // What this module shows between the parentheses when printed (std::cout << model), as
+  // PyTorch's extra_repr: "in_features=784, out_features=128, bias=true" for a Linear. Empty
+  // by default; a user's module may override it.
+  virtual std::string extra_repr() const { return {}; }
 
   // ---- building the tree ----
   // Registers `tensor` as a parameter (requires_grad set as given) and returns it.

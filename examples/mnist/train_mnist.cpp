@@ -154,6 +154,7 @@ int run(const Flags& flags) {
     model = CNN().ptr();
     loss = nn::CrossEntropyLoss();
   }
+  if (flags.verbose) std::cout << *model << "\n" << nn::summary(*model);
   auto optimizer = make_optimizer(flags, *model);
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();

@@ -24,4 +24,14 @@ Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
 Tensor SoftmaxImpl::forward(const Tensor& input) { return softmax(input, dim); }
 Tensor LogSoftmaxImpl::forward(const Tensor& input) { return log_softmax(input, dim); }
 
+std::string LeakyReLUImpl::extra_repr() const {
+  return fmt::format("negative_slope={}", negative_slope);
+}
+
+std::string GELUImpl::extra_repr() const { return fmt::format("approximate='{}'", approximate); }
+
+std::string SoftmaxImpl::extra_repr() const { return fmt::format("dim={}", dim); }
+
+std::string LogSoftmaxImpl::extra_repr() const { return fmt::format("dim={}", dim); }
+
 }  // namespace accel::nn

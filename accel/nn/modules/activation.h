@@ -18,6 +18,7 @@ class LeakyReLUImpl : public Module {
  public:
   explicit LeakyReLUImpl(double negative_slope = 0.01) : negative_slope(negative_slope) {}
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
   double negative_slope;
 };
 ACCEL_MODULE(LeakyReLU);
@@ -26,6 +27,7 @@ class GELUImpl : public Module {
  public:
   explicit GELUImpl(std::string approximate = "none");  // "none" | "tanh"
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
   std::string approximate;
 };
 ACCEL_MODULE(GELU);
@@ -52,6 +54,7 @@ class SoftmaxImpl : public Module {
  public:
   explicit SoftmaxImpl(int64_t dim) : dim(dim) {}
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
   int64_t dim;
 };
 ACCEL_MODULE(Softmax);
@@ -60,6 +63,7 @@ class LogSoftmaxImpl : public Module {
  public:
   explicit LogSoftmaxImpl(int64_t dim) : dim(dim) {}
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
   int64_t dim;
 };
 ACCEL_MODULE(LogSoftmax);

@@ -3,6 +3,7 @@
 // functional op.
 #include "accel/nn/modules/conv.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "accel/core/factories.h"
@@ -68,6 +69,35 @@ Tensor ConvImpl<D, Transposed>::forward(const Tensor& input) {
   const auto conv = D == 1 ? functional::conv1d : functional::conv2d;
   return conv(input, weight, bias, options.stride_, options.padding_, options.dilation_,
               options.groups_);
+}
+
+template <size_t D, bool Transposed>
+std::string ConvImpl<D, Transposed>::extra_repr() const {
+  // One value per spatial dim, as PyTorch shows a size given once.
+  const auto per_dim = [](const std::vector<int64_t>& sizes) {
+    return sizes.size() == 1 ? std::vector<int64_t>(D, sizes[0]) : sizes;
+  };
+  const auto all_equal = [](const std::vector<int64_t>& sizes, int64_t value) {
+    return std::all_of(sizes.begin(), sizes.end(), [&](int64_t size) { return size == value; });
+  };
+  // PyTorch's choice: the channels, kernel size and stride always; the rest when not default.
+  std::string text =
+      fmt::format("{}, {}, kernel_size={}, stride={}", options.in_channels_, options.out_channels_,
+                  per_dim(options.kernel_size_.values), per_dim(options.stride_.values));
+  if (!options.padding_.mode.empty()) {
+    text += fmt::format(", padding='{}'", options.padding_.mode);
+  } else if (!all_equal(options.padding_.values, 0)) {
+    text += fmt::format(", padding={}", per_dim(options.padding_.values));
+  }
+  if (!all_equal(options.dilation_.values, 1)) {
+    text += fmt::format(", dilation={}", per_dim(options.dilation_.values));
+  }
+  if (Transposed && !all_equal(options.output_padding_.values, 0)) {
+    text += fmt::format(", output_padding={}", per_dim(options.output_padding_.values));
+  }
+  if (options.groups_ != 1) text += fmt::format(", groups={}", options.groups_);
+  if (!options.bias_) text += ", bias=false";
+  return text;
 }
 
 template class ConvImpl<1, false>;

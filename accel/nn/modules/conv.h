@@ -64,6 +64,7 @@ class ConvImpl : public Module {
   // Redraws weight and bias from PyTorch's default distributions.
   void reset_parameters();
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
 
   ConvOptions<D> options;
   // [out_channels, in_channels / groups, kernel sizes...]; transposed: in and out swapped.

@@ -14,4 +14,6 @@ Tensor DropoutImpl::forward(const Tensor& input) {
   return functional::dropout(input, p, is_training());
 }
 
+std::string DropoutImpl::extra_repr() const { return fmt::format("p={}", p); }
+
 }  // namespace accel::nn

@@ -10,6 +10,7 @@ class DropoutImpl : public Module {
  public:
   explicit DropoutImpl(double p = 0.5);
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
   double p;
 };
 ACCEL_MODULE(Dropout);

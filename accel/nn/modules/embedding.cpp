@@ -46,4 +46,10 @@ Tensor EmbeddingImpl::forward(const Tensor& indices) {
   return rows.view(as_ref(out_sizes));
 }
 
+std::string EmbeddingImpl::extra_repr() const {
+  std::string text = fmt::format("{}, {}", num_embeddings, embedding_dim);
+  if (padding_idx) text += fmt::format(", padding_idx={}", *padding_idx);
+  return text;
+}
+
 }  // namespace accel::nn

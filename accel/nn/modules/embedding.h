@@ -16,6 +16,7 @@ class EmbeddingImpl : public Module {
   void reset_parameters();
   // indices of any shape -> [*indices.shape, embedding_dim].
   Tensor forward(const Tensor& indices) override;
+  std::string extra_repr() const override;
 
   int64_t num_embeddings;
   int64_t embedding_dim;

@@ -35,4 +35,9 @@ Tensor LinearImpl::forward(const Tensor& input) {
   return functional::linear(input, weight, bias);
 }
 
+std::string LinearImpl::extra_repr() const {
+  return fmt::format("in_features={}, out_features={}, bias={}", options.in_features_,
+                     options.out_features_, options.bias_);
+}
+
 }  // namespace accel::nn

@@ -26,6 +26,7 @@ class LinearImpl : public Module {
   // Redraws weight and bias from PyTorch's default distributions.
   void reset_parameters();
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
 
   LinearOptions options;
   Tensor weight;  // [out_features, in_features]

@@ -112,4 +112,21 @@ Tensor GroupNormImpl::forward(const Tensor& input) {
   return functional::group_norm(input, options.num_groups_, weight, bias, options.eps_);
 }
 
+std::string BatchNormImplBase::extra_repr() const {
+  return fmt::format("{}, eps={}, momentum={}, affine={}, track_running_stats={}",
+                     options.num_features_, options.eps_,
+                     options.momentum_ ? fmt::format("{}", *options.momentum_) : "none",
+                     options.affine_, options.track_running_stats_);
+}
+
+std::string LayerNormImpl::extra_repr() const {
+  return fmt::format("{}, eps={}, elementwise_affine={}", options.normalized_shape_, options.eps_,
+                     options.elementwise_affine_);
+}
+
+std::string GroupNormImpl::extra_repr() const {
+  return fmt::format("{}, {}, eps={}, affine={}", options.num_groups_, options.num_channels_,
+                     options.eps_, options.affine_);
+}
+
 }  // namespace accel::nn

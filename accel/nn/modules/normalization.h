@@ -46,6 +46,8 @@ class BatchNormImplBase : public Module {
   void reset_parameters();
   Tensor forward(const Tensor& input) override;
 
+  std::string extra_repr() const override;
+
   BatchNormOptions options;
   Tensor weight;               // [num_features], undefined without affine
   Tensor bias;                 // [num_features], undefined without affine
@@ -103,6 +105,8 @@ class LayerNormImpl : public Module {
   void reset_parameters();
   Tensor forward(const Tensor& input) override;
 
+  std::string extra_repr() const override;
+
   LayerNormOptions options;
   Tensor weight;  // normalized_shape, undefined without elementwise_affine
   Tensor bias;    // normalized_shape, undefined without elementwise_affine
@@ -134,6 +138,8 @@ class GroupNormImpl : public Module {
   // Weight to ones, bias to zeros.
   void reset_parameters();
   Tensor forward(const Tensor& input) override;
+
+  std::string extra_repr() const override;
 
   GroupNormOptions options;
   Tensor weight;  // [num_channels], undefined without affine

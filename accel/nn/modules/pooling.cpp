@@ -22,4 +22,31 @@ Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& input) {
   return functional::adaptive_avg_pool2d(input, output_size);
 }
 
+namespace {
+
+// A size given as one value for both spatial dims, as the pair it stands for.
+std::vector<int64_t> both_dims(const std::vector<int64_t>& sizes) {
+  return sizes.size() == 1 ? std::vector<int64_t>{sizes[0], sizes[0]} : sizes;
+}
+
+}  // namespace
+
+std::string MaxPool2dImpl::extra_repr() const {
+  return fmt::format("kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={}",
+                     both_dims(options.kernel_size_),
+                     both_dims(options.stride_.empty() ? options.kernel_size_ : options.stride_),
+                     both_dims(options.padding_), both_dims(options.dilation_), options.ceil_mode_);
+}
+
+std::string AvgPool2dImpl::extra_repr() const {
+  return fmt::format("kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={}",
+                     both_dims(options.kernel_size_),
+                     both_dims(options.stride_.empty() ? options.kernel_size_ : options.stride_),
+                     both_dims(options.padding_), options.ceil_mode_, options.count_include_pad_);
+}
+
+std::string AdaptiveAvgPool2dImpl::extra_repr() const {
+  return fmt::format("output_size={}", both_dims(output_size));
+}
+
 }  // namespace accel::nn

@@ -43,6 +43,8 @@ class MaxPool2dImpl : public Module {
   // The output and the argmax indices (for a later max-unpooling or inspection).
   std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
 
+  std::string extra_repr() const override;
+
   MaxPool2dOptions options;
 };
 ACCEL_MODULE(MaxPool2d);
@@ -78,6 +80,8 @@ class AvgPool2dImpl : public Module {
   explicit AvgPool2dImpl(const AvgPool2dOptions& options_) : options(options_) {}
   Tensor forward(const Tensor& input) override;
 
+  std::string extra_repr() const override;
+
   AvgPool2dOptions options;
 };
 ACCEL_MODULE(AvgPool2d);
@@ -87,6 +91,7 @@ class AdaptiveAvgPool2dImpl : public Module {
   // The output's spatial size: one value (square) or two (h, w).
   explicit AdaptiveAvgPool2dImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
   Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
 
   std::vector<int64_t> output_size;
 };
