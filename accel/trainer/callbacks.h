@@ -14,5 +14,6 @@
 #include "accel/trainer/callbacks/save_best_model.h"
 #include "accel/trainer/callbacks/save_training_state.h"
 #include "accel/trainer/callbacks/step_based_evaluation.h"
+#include "accel/trainer/callbacks/stop_on_interrupt.h"
 #include "accel/trainer/callbacks/terminate_on_nan.h"
 #include "accel/trainer/callbacks/wsd_checkpoint.h"

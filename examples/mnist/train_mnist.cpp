@@ -3,6 +3,8 @@
 // with the default callbacks, evaluates on the test split and ends with one summary line:
 //   final: test_accuracy=<x> test_loss=<x> train_samples_per_s=<x> epochs=<n>
 // A run stopped by a non-finite loss exits 1 instead, neither evaluating nor saving its state.
+// Ctrl-C stops it before the next step, saves the training state when --save is given and
+// exits 130; a second Ctrl-C exits at once.
 #include <accel/accel.h>
 #include <sys/resource.h>
 
@@ -163,6 +165,8 @@ int run(const Flags& flags) {
     callbacks.push_back(std::make_shared<ResumedLearningRateNote>(optimizer, flags.lr));
   }
   const std::shared_ptr<TerminateOnNaN> terminate_on_nan = find_terminate_on_nan(callbacks);
+  auto stop_on_interrupt = std::make_shared<StopOnInterrupt>();
+  callbacks.push_back(stop_on_interrupt);
   std::optional<Device> device;  // auto: the Accelerator's choice (a GPU when there is one)
   if (flags.device != "auto") device = Device(flags.device);
   ClassificationTrainer trainer(
@@ -184,6 +188,20 @@ int run(const Flags& flags) {
                  terminate_on_nan->reason().c_str(),
                  flags.save.empty() ? "" : "; the training state is not saved");
     return 1;
+  }
+  if (stop_on_interrupt->stopped_run()) {
+    // Between two steps: a consistent state that --resume continues exactly.
+    if (flags.save.empty()) {
+      std::fprintf(stderr, "train_mnist: interrupted in %s; nothing saved (--save DIR keeps it)\n",
+                   stop_on_interrupt->where().c_str());
+    } else {
+      trainer.save_training_state(flags.save);
+      std::fprintf(stderr,
+                   "train_mnist: interrupted in %s; saved the training state to %s: run again "
+                   "with the same flags and --resume %s to continue\n",
+                   stop_on_interrupt->where().c_str(), flags.save.c_str(), flags.save.c_str());
+    }
+    return 130;
   }
   const int64_t epochs_trained = trainer.run_history().current_epoch() - 1;
   if (!flags.save.empty()) {

@@ -3,6 +3,7 @@
 // and an LR scheduler included); bad states are clear errors that change nothing on disk.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 
 #include "support/expect_error.h"
@@ -105,6 +106,41 @@ TEST(Resume, FromAStateSavedMidEpochIsBitIdentical) {
               std::filesystem::exists(dir + "/trainer_state.json"));
   const RunResult resumed = train_run(99, nullptr, dir);
   expect_same_run(resumed, uninterrupted);
+}
+
+// Ctrl-C at the start of the train step after `global_step` updates: a real SIGINT, raised in
+// this process, which StopOnInterrupt turns into the end of the run.
+class InterruptAtStep : public StopOnInterrupt {
+ public:
+  explicit InterruptAtStep(int64_t global_step) : step_(global_step) {}
+  void on_train_step_start(Trainer& trainer) override {
+    if (!raised_ && trainer.global_step() == step_) {
+      raised_ = true;
+      ::testing::internal::CaptureStderr();
+      std::raise(SIGINT);
+      note_ = ::testing::internal::GetCapturedStderr();
+    }
+    StopOnInterrupt::on_train_step_start(trainer);
+  }
+  const std::string& note() const { return note_; }
+
+ private:
+  int64_t step_;
+  bool raised_ = false;
+  std::string note_;
+};
+
+TEST(Resume, FromAStateSavedAfterCtrlCIsBitIdentical) {
+  const std::string dir = testing::temp_dir("resume_interrupted");
+  auto interrupt = std::make_shared<InterruptAtStep>(7);
+  train_run(11, interrupt, std::nullopt, /*num_epochs=*/3, dir);
+  EXPECT_TRUE(interrupt->stopped_run());
+  EXPECT_EQ(interrupt->where(), "epoch 2, after 4 of its 10 batches");
+  EXPECT_NE(interrupt->note().find("interrupt: stopping before the next training step"),
+            std::string::npos)
+      << interrupt->note();
+  const RunResult resumed = train_run(99, nullptr, dir);
+  expect_same_run(resumed, train_run(11, nullptr, std::nullopt));
 }
 
 TEST(Resume, FromAStateSavedAfterTheRunContinuesWithMoreEpochs) {
