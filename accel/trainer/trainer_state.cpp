@@ -317,6 +317,17 @@ void Trainer::load_training_state(const std::string& dir) {
   if (resuming_mid_epoch_) {
     train_dl_->load_state_dict({.epoch = epoch_index_, .batches_consumed = epoch_step_});
   }
+  if (epoch_index_ >= run_config_->num_epochs) {
+    accelerator_->print(
+        "Resumed from {}: its {} epoch{} are done and this run asks for no more (num_epochs {}): "
+        "nothing to train",
+        dir, epoch_index_, epoch_index_ == 1 ? "" : "s", run_config_->num_epochs);
+  } else {
+    accelerator_->print(
+        "Resumed from {} at epoch {}, after {} of its {} batches ({} optimizer "
+        "steps so far)",
+        dir, epoch_index_ + 1, epoch_step_, train_dl_->size(), global_step_);
+  }
 }
 
 }  // namespace accel

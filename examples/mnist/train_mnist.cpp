@@ -160,6 +160,11 @@ int run(const Flags& flags) {
   auto optimizer = make_optimizer(flags, *model);
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();
+  if (!flags.verbose) {  // the "Starting .../Finishing ..." lines: the epoch lines suffice
+    std::erase_if(callbacks, [](const auto& callback) {
+      return std::dynamic_pointer_cast<PrintProgress>(callback) != nullptr;
+    });
+  }
   callbacks.push_back(throughput);
   if (!flags.resume.empty()) {
     callbacks.push_back(std::make_shared<ResumedLearningRateNote>(optimizer, flags.lr));
@@ -219,9 +224,13 @@ int run(const Flags& flags) {
     getrusage(RUSAGE_SELF, &usage_info);
     std::printf("peak_resident_mb=%.1f\n", usage_info.ru_maxrss / 1024.0);
   }
-  std::printf("final: test_accuracy=%.4f test_loss=%.4f train_samples_per_s=%.0f epochs=%lld\n",
+  // A resumed run with no epochs left trained nothing: no throughput to report.
+  const double samples_per_second = throughput->samples_per_second();
+  const std::string throughput_text =
+      samples_per_second > 0 ? fmt::format("{:.0f}", samples_per_second) : "none";
+  std::printf("final: test_accuracy=%.4f test_loss=%.4f train_samples_per_s=%s epochs=%lld\n",
               trainer.accuracy(), trainer.run_history().get_latest_metric("evaluation_loss"),
-              throughput->samples_per_second(), static_cast<long long>(epochs_trained));
+              throughput_text.c_str(), static_cast<long long>(epochs_trained));
   return 0;
 }
 

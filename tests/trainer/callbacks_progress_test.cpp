@@ -1,6 +1,8 @@
-// The console callbacks: ProgressDisplay's tqdm-like text, ProgressBar's plain lines when stdout
-// is not a terminal (few lines, the last at 100%), and PrintProgress's messages.
+// The console callbacks: ProgressDisplay's tqdm-like text fitted to a width, ProgressBar's
+// silence outside a terminal and its plain lines when asked for them (few lines, the last at
+// 100%), and PrintProgress's messages.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sstream>
 
@@ -41,9 +43,36 @@ TEST(ProgressDisplay, PrintsAPlainLineEveryTenthOfTheTotal) {
   EXPECT_EQ(output.find('\r'), std::string::npos);
 }
 
-TEST(ProgressBar, WritesPlainLinesWhenStdoutIsNotATerminal) {
+TEST(ProgressDisplay, FitsTheWidthItIsGiven) {
+  const std::string postfix = "loss 0.4123, 2345 samples/s";
+  EXPECT_EQ(ProgressDisplay::format("train", 45, 100, 1.5, 30.0, postfix, 120),
+            "train:  45%|#########           | 45/100 [00:01<00:01, 30.00it/s, loss 0.4123, 2345 "
+            "samples/s]");
+  // At 80 columns the bar shrinks; at 50 it goes and the line is cut: nothing wraps.
+  const std::string at_80 = ProgressDisplay::format("train", 45, 100, 1.5, 30.0, postfix, 80);
+  EXPECT_EQ(at_80,
+            "train:  45%|##   | 45/100 [00:01<00:01, 30.00it/s, loss 0.4123, 2345 samples/s]");
+  EXPECT_EQ(at_80.size(), 79u);
+  const std::string at_50 = ProgressDisplay::format("train", 45, 100, 1.5, 30.0, postfix, 50);
+  EXPECT_EQ(at_50, "train:  45% 45/100 [00:01<00:01, 30.00it/s, loss ");
+  EXPECT_EQ(at_50.size(), 49u);
+}
+
+TEST(ProgressBar, ShowsNothingWhenStderrIsNotATerminal) {
+  ASSERT_FALSE(isatty(fileno(stderr))) << "run the tests with stderr redirected";
   auto model = testing::linear_model();
   Trainer trainer(model, nn::MSELoss(), testing::sgd(*model), {std::make_shared<ProgressBar>()});
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  trainer.train({.train_dataset = testing::regression_dataset(32), .num_epochs = 1});
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+TEST(ProgressBar, WritesPlainLinesWhenAskedToOutsideATerminal) {
+  auto model = testing::linear_model();
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model),
+                  {std::make_shared<ProgressBar>(/*when_not_a_terminal=*/true, stdout)});
   ::testing::internal::CaptureStdout();
   trainer.train({.train_dataset = testing::regression_dataset(160),
                  .num_epochs = 1,
@@ -54,7 +83,8 @@ TEST(ProgressBar, WritesPlainLinesWhenStdoutIsNotATerminal) {
   ASSERT_FALSE(train_lines.empty()) << output;
   EXPECT_LE(train_lines.size(), 12u) << output;
   EXPECT_NE(train_lines.back().find("20/20"), std::string::npos) << output;
-  EXPECT_NE(train_lines.back().find("it/s"), std::string::npos) << output;
+  EXPECT_NE(train_lines.back().find("it/s, loss "), std::string::npos) << output;
+  EXPECT_NE(train_lines.back().find(" samples/s]"), std::string::npos) << output;
   const auto eval_lines = lines_containing(output, "eval:");
   ASSERT_FALSE(eval_lines.empty()) << output;
   EXPECT_NE(eval_lines.back().find("2/2"), std::string::npos) << output;
@@ -64,7 +94,7 @@ TEST(ProgressBar, WritesPlainLinesWhenStdoutIsNotATerminal) {
 TEST(ProgressBar, TotalsFollowLimitBatches) {
   auto model = testing::linear_model();
   Trainer trainer(model, nn::MSELoss(), testing::sgd(*model),
-                  {std::make_shared<LimitBatches>(4), std::make_shared<ProgressBar>()});
+                  {std::make_shared<LimitBatches>(4), std::make_shared<ProgressBar>(true, stdout)});
   ::testing::internal::CaptureStdout();
   trainer.train({.train_dataset = testing::regression_dataset(160), .num_epochs = 1});
   const std::string output = ::testing::internal::GetCapturedStdout();

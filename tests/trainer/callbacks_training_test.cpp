@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <regex>
 
 #include "accel/accel.h"
 #include "support/expect_error.h"
@@ -261,21 +262,48 @@ TEST(WSDCheckpoint, RequiresAWSDScheduler) {
 
 // Keeps what LogMetrics would print.
 struct CollectMetrics : LogMetrics {
+  std::vector<std::string> periods;
   std::vector<std::vector<std::string>> logged;
   void log_metrics(Trainer&, const std::vector<std::pair<std::string, double>>& metrics) override {
     std::vector<std::string> names;
     for (const auto& [name, value] : metrics) names.push_back(name);
+    periods.push_back(period());
     logged.push_back(names);
   }
 };
 
-TEST(LogMetrics, LogsTrainMetricsAfterTrainEpochsAndTheRestAfterEval) {
+// Records a metric at the end of each eval epoch; listed after LogMetrics.
+struct RecordAccuracy : Callback {
+  void on_eval_epoch_end(Trainer& trainer) override {
+    trainer.run_history().update_metric("accuracy", 0.5);
+  }
+};
+
+TEST(LogMetrics, LogsEveryMetricOfAnEpochInItsLineWhateverTheCallbacksOrder) {
   auto model = testing::linear_model();
   auto logger = std::make_shared<CollectMetrics>();
-  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model), {logger});
-  trainer.train(tiny_run(1));
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model),
+                  {logger, std::make_shared<RecordAccuracy>()});
+  trainer.train(tiny_run(2));
+  trainer.evaluate();
   using Names = std::vector<std::string>;
-  EXPECT_EQ(logger->logged, (std::vector<Names>{{"train_loss_epoch"}, {"eval_loss_epoch"}}));
+  EXPECT_EQ(logger->periods, (std::vector<std::string>{"epoch 1/2", "epoch 2/2", "evaluation"}));
+  EXPECT_EQ(logger->logged, (std::vector<Names>{{"train_loss_epoch", "eval_loss_epoch", "accuracy"},
+                                                {"train_loss_epoch", "eval_loss_epoch", "accuracy"},
+                                                {"evaluation_loss", "accuracy"}}));
+}
+
+TEST(LogMetrics, PrintsTheModelThenOneLinePerEpoch) {
+  auto model = testing::linear_model();
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model), {std::make_shared<LogMetrics>()});
+  ::testing::internal::CaptureStdout();
+  trainer.train(tiny_run(2));
+  const std::string output = ::testing::internal::GetCapturedStdout();
+  const std::regex expected(
+      "training Linear: 5 parameters \\(5 trainable\\)\n"
+      "epoch 1/2  train_loss_epoch [0-9.e+-]+  eval_loss_epoch [0-9.e+-]+  [0-9]+\\.[0-9] s\n"
+      "epoch 2/2  train_loss_epoch [0-9.e+-]+  eval_loss_epoch [0-9.e+-]+  [0-9]+\\.[0-9] s\n");
+  EXPECT_TRUE(std::regex_match(output, expected)) << output;
 }
 
 TEST(MoveModulesToDevice, TrainsWithALossModuleOnTheDevice) {

@@ -1,16 +1,12 @@
 // PrintProgress: the original's messages, printed once per node through the trainer.
 #include "accel/trainer/callbacks/print_progress.h"
 
-#include "accel/nn/print.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {
 
 void PrintProgress::on_training_run_start(Trainer& trainer) {
-  const nn::ParameterCounts counts = nn::count_parameters(*trainer.model());
-  trainer.print("\nStarting training run: {} with {} parameters ({} trainable)",
-                trainer.model()->name(), nn::grouped_thousands(counts.total),
-                nn::grouped_thousands(counts.trainable));
+  trainer.print("\nStarting training run");
 }
 
 void PrintProgress::on_train_epoch_start(Trainer& trainer) {
