@@ -1,7 +1,8 @@
-// Every built-in Trainer callback (TRAINER_SPEC "Callbacks"), for `#include
+// Every built-in Trainer callback, for `#include
 // "accel/trainer/callbacks.h"`; each lives in its own file under accel/trainer/callbacks/.
 #pragma once
 
+#include "accel/trainer/callbacks/csv_logger.h"
 #include "accel/trainer/callbacks/default_callbacks.h"
 #include "accel/trainer/callbacks/early_stopping.h"
 #include "accel/trainer/callbacks/limit_batches.h"
@@ -15,5 +16,6 @@
 #include "accel/trainer/callbacks/save_training_state.h"
 #include "accel/trainer/callbacks/step_based_evaluation.h"
 #include "accel/trainer/callbacks/stop_on_interrupt.h"
+#include "accel/trainer/callbacks/tensorboard_logger.h"
 #include "accel/trainer/callbacks/terminate_on_nan.h"
 #include "accel/trainer/callbacks/wsd_checkpoint.h"
