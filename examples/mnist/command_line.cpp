@@ -81,6 +81,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
   app.add_option("--save", flags.save, "save the training state here at the end (resumable)");
   app.add_option("--resume", flags.resume, "resume from a training state saved with --save")
       ->check(CLI::ExistingDirectory);
+  app.add_option("--log-dir", flags.log_dir,
+                 "write the metrics here: metrics.csv, TensorBoard event files and metrics.svg");
   app.add_option("--device", flags.device, "auto (a GPU when there is one), cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   app.add_option("--mixed-precision", flags.mixed_precision,

@@ -19,6 +19,7 @@ struct Flags {
   uint64_t seed = 42;
   std::string save;
   std::string resume;
+  std::string log_dir;
   std::string device = "auto";
   std::string mixed_precision = "no";
   bool verbose = false;

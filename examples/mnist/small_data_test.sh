@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regression test of train_mnist on a tiny MNIST-format dataset written here: a test split
 # under 256 images evaluates, --resume notes that the saved learning rate wins over --lr, and
-# a run that diverges exits 1 with the reason and leaves a saved state as it was.
+# a run that diverges exits 1 with the reason and leaves a saved state as it was, and --log-dir
+# writes the metrics as CSV, TensorBoard events and an SVG chart.
 # Usage: small_data_test.sh path/to/train_mnist
 set -euo pipefail
 train_mnist=$1
@@ -32,4 +33,11 @@ run --epochs 1 --lr 1e30 --save "$work/saved" >"$work/diverged.log" 2>&1 || stat
 expect_in "train_mnist: training stopped: the loss was" "$work/diverged.log"
 expect_in "the training state is not saved" "$work/diverged.log"
 [[ $(saved_sums) == "$before" ]] || { echo "the diverged run changed $work/saved"; exit 1; }
+# --log-dir: the metrics as CSV rows, TensorBoard events and a chart.
+run --epochs 2 --log-dir "$work/logs" >"$work/logged.log" 2>&1
+[[ $(head -1 "$work/logs/metrics.csv") == "epoch,train_loss_epoch,eval_loss_epoch" ]] ||
+  { echo "unexpected metrics.csv:"; cat "$work/logs/metrics.csv"; exit 1; }
+[[ $(wc -l <"$work/logs/metrics.csv") == 3 ]] || { echo "expected 2 rows"; exit 1; }
+compgen -G "$work/logs/events.out.tfevents.*" >/dev/null || { echo "no TensorBoard events"; exit 1; }
+[[ $(grep -c "<polyline" "$work/logs/metrics.svg") == 2 ]] || { echo "no curves in metrics.svg"; exit 1; }
 echo "small data test passed"

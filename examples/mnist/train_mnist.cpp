@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "command_line.h"
+#include "loss_curve.h"
 
 using namespace accel;
 
@@ -172,6 +173,10 @@ int run(const Flags& flags) {
   const std::shared_ptr<TerminateOnNaN> terminate_on_nan = find_terminate_on_nan(callbacks);
   auto stop_on_interrupt = std::make_shared<StopOnInterrupt>();
   callbacks.push_back(stop_on_interrupt);
+  if (!flags.log_dir.empty()) {
+    callbacks.push_back(std::make_shared<CSVLogger>(flags.log_dir + "/metrics.csv"));
+    callbacks.push_back(std::make_shared<TensorBoardLogger>(flags.log_dir));
+  }
   std::optional<Device> device;  // auto: the Accelerator's choice (a GPU when there is one)
   if (flags.device != "auto") device = Device(flags.device);
   ClassificationTrainer trainer(
@@ -209,6 +214,12 @@ int run(const Flags& flags) {
     return 130;
   }
   const int64_t epochs_trained = trainer.run_history().current_epoch() - 1;
+  if (!flags.log_dir.empty()) {  // before evaluate(), which starts a new run history
+    const RunHistory& history = trainer.run_history();
+    write_metrics_svg(flags.log_dir + "/metrics.svg",
+                      {{"train_loss_epoch", history.get_metric_values("train_loss_epoch")},
+                       {"eval_loss_epoch", history.get_metric_values("eval_loss_epoch")}});
+  }
   if (!flags.save.empty()) {
     trainer.save_training_state(flags.save);
     std::printf("saved the training state to %s (weights: %s/model.safetensors)\n",
