@@ -74,7 +74,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
                           [](double fraction) { return fraction > 0 && fraction < 1; }));
   app.add_option("--workers", flags.workers, "data-loading threads (0: load in the training loop)")
       ->check(whole_number(0, 1024));
-  app.add_option("--threads", flags.threads, "threads each op may use")
+  app.add_option("--threads", flags.threads,
+                 "threads each op may use (default: ACCEL_NUM_THREADS or OMP_NUM_THREADS when "
+                 "set, else 1)")
       ->check(whole_number(1, 1024));
   app.add_option("--seed", flags.seed, "seed of the weights, the split and the shuffling")
       ->check(whole_number<uint64_t>(0, std::numeric_limits<uint64_t>::max()));

@@ -15,7 +15,7 @@ struct Flags {
   std::string optimizer = "sgd";
   double val_fraction = 5000.0 / 60000.0;
   int workers = 0;
-  int threads = 1;
+  std::optional<int> threads;  // unset: ACCEL_NUM_THREADS or OMP_NUM_THREADS, else 1
   uint64_t seed = 42;
   std::string save;
   std::string resume;

@@ -140,7 +140,12 @@ std::shared_ptr<TerminateOnNaN> find_terminate_on_nan(
 }
 
 int run(const Flags& flags) {
-  set_num_threads(flags.threads);
+  // One thread unless asked otherwise: on a machine with other work, more are often slower.
+  if (flags.threads) {
+    set_num_threads(*flags.threads);
+  } else if (!std::getenv("ACCEL_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
+    set_num_threads(1);
+  }
   manual_seed(flags.seed);
   auto dataset = data::share(data::MNIST(flags.data_dir, data::MNIST::Split::Train));
   auto test_dataset = data::share(data::MNIST(flags.data_dir, data::MNIST::Split::Test));

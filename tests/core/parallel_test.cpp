@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "accel/accel.h"
+#include "accel/kernels/cpu/thread_count_from_environment.h"
 
 namespace accel {
 namespace {
@@ -44,6 +48,43 @@ TEST(Parallel, NonPositiveThreadCountThrows) {
     }
   }
   EXPECT_EQ(get_num_threads(), before);
+}
+
+// Sets (or, for nullptr, unsets) an environment variable for the guard's lifetime.
+class EnvironmentVariable {
+ public:
+  EnvironmentVariable(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) previous_ = old;
+    value ? ::setenv(name, value, 1) : ::unsetenv(name);
+  }
+  ~EnvironmentVariable() { previous_ ? ::setenv(name_, previous_->c_str(), 1) : ::unsetenv(name_); }
+
+ private:
+  const char* name_;
+  std::optional<std::string> previous_;
+};
+
+TEST(Parallel, TheEnvironmentSetsTheThreadCount) {
+  std::string warning;
+  {
+    EnvironmentVariable accel("ACCEL_NUM_THREADS", nullptr), omp("OMP_NUM_THREADS", nullptr);
+    EXPECT_EQ(thread_count_from_environment(warning), std::nullopt);
+    EXPECT_EQ(warning, "");
+  }
+  {
+    EnvironmentVariable accel("ACCEL_NUM_THREADS", nullptr), omp("OMP_NUM_THREADS", "3,1");
+    EXPECT_EQ(thread_count_from_environment(warning), 3);
+  }
+  {
+    EnvironmentVariable accel("ACCEL_NUM_THREADS", "2"), omp("OMP_NUM_THREADS", "5");
+    EXPECT_EQ(thread_count_from_environment(warning), 2) << "ACCEL_NUM_THREADS comes first";
+  }
+  for (const char* bad : {"0", "2.5", "-1", "many", "5000"}) {
+    EnvironmentVariable accel("ACCEL_NUM_THREADS", bad), omp("OMP_NUM_THREADS", "5");
+    EXPECT_EQ(thread_count_from_environment(warning), std::nullopt) << bad;
+    EXPECT_EQ(warning, std::string("ACCEL_NUM_THREADS='") + bad +
+                           "' is not a whole number of threads in [1, 4096]; ignored");
+  }
 }
 
 TEST(Parallel, ForCoversEveryIndexOnce) {

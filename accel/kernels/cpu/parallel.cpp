@@ -1,9 +1,13 @@
-// OpenMP-backed intra-op threading. Thread count defaults to the machine's cores.
+// OpenMP-backed intra-op threading. The thread count starts at what the environment asks for
+// (ACCEL_NUM_THREADS, OMP_NUM_THREADS), else the machine's cores.
 #include "accel/kernels/cpu/parallel.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
 #include <thread>
 
 #ifdef _OPENMP
@@ -11,12 +15,22 @@
 #endif
 
 #include "accel/base/error.h"
+#include "accel/kernels/cpu/thread_count_from_environment.h"
 
 namespace accel {
 
 namespace {
-std::atomic<int> num_threads{default_num_threads()};
+
+int initial_num_threads() {
+  std::string warning;
+  const std::optional<int> asked = thread_count_from_environment(warning);
+  if (!warning.empty()) std::fprintf(stderr, "accel: warning: %s\n", warning.c_str());
+  return asked.value_or(default_num_threads());
+}
+
+std::atomic<int> num_threads{initial_num_threads()};
 thread_local bool serial_ops = false;
+
 }  // namespace
 
 int default_num_threads() {
