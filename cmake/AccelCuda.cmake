@@ -23,4 +23,7 @@ if(NOT ACCEL_CUDA STREQUAL "OFF")
     message(FATAL_ERROR "ACCEL_CUDA=ON but no CUDA toolkit was found")
   endif()
 endif()
-message(STATUS "accel: CUDA backend ${ACCEL_WITH_CUDA}")
+if(ACCEL_WITH_CUDA)
+  # Said plainly until scripts/gpu-check.sh has passed on a GPU.
+  message(STATUS "accel: building the CUDA backend (experimental: not yet run on a GPU)")
+endif()
