@@ -1,5 +1,5 @@
-// OpenMP-backed intra-op threading. The thread count starts at what the environment asks for
-// (ACCEL_NUM_THREADS, OMP_NUM_THREADS), else the machine's cores.
+// Intra-op threading on accel's ThreadPool. The thread count starts at what the environment
+// asks for (ACCEL_NUM_THREADS, OMP_NUM_THREADS), else the machine's cores.
 #include "accel/kernels/cpu/parallel.h"
 
 #include <algorithm>
@@ -10,12 +10,9 @@
 #include <string>
 #include <thread>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "accel/base/error.h"
 #include "accel/kernels/cpu/thread_count_from_environment.h"
+#include "accel/kernels/cpu/thread_pool.h"
 
 namespace accel {
 
@@ -46,12 +43,7 @@ void set_num_threads(int n) {
 
 int get_num_threads() { return num_threads.load(std::memory_order_relaxed); }
 
-bool in_parallel_region() {
-#ifdef _OPENMP
-  if (omp_in_parallel()) return true;
-#endif
-  return serial_ops;
-}
+bool in_parallel_region() { return serial_ops || ThreadPool::in_worker(); }
 
 SerialOpsGuard::SerialOpsGuard() : previous_(serial_ops) { serial_ops = true; }
 SerialOpsGuard::~SerialOpsGuard() { serial_ops = previous_; }
@@ -61,24 +53,11 @@ void parallel_for_chunks(int64_t begin, int64_t end, int64_t grain,
   const int64_t n = end - begin;
   const int threads = get_num_threads();
   grain = std::max<int64_t>(grain, 1);
-#ifdef _OPENMP
+  // Chunk boundaries depend on the range, the grain and the thread count only: which thread
+  // runs a chunk never changes what it computes.
   const int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
-  std::exception_ptr error;
-#pragma omp parallel for num_threads(static_cast <int>(chunks)) schedule(static, 1)
-  for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t lo = begin + n * c / chunks;
-    const int64_t hi = begin + n * (c + 1) / chunks;
-    try {
-      f(lo, hi);
-    } catch (...) {
-#pragma omp critical
-      error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
-#else
-  f(begin, end);
-#endif
+  ThreadPool::instance().run(
+      chunks, threads, [&](int64_t c) { f(begin + n * c / chunks, begin + n * (c + 1) / chunks); });
 }
 
 }  // namespace accel
