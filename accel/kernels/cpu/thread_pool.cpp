@@ -75,7 +75,11 @@ void ThreadPool::worker_loop(int index) {
     }
     seen = generation_.load();
     if (stopping_.load()) return;
-    const std::shared_ptr<Job> job = job_.load();
+    std::shared_ptr<Job> job;
+    {
+      std::lock_guard lock(job_mutex_);
+      job = job_;
+    }
     if (job && index < job->helpers) work_on(*job);
   }
 }
@@ -106,7 +110,10 @@ void ThreadPool::run(int64_t chunks, int threads, const std::function<void(int64
   job->chunks = chunks;
   job->helpers = threads - 1;
   job->unfinished = chunks;
-  job_.store(job);
+  {
+    std::lock_guard job_lock(job_mutex_);
+    job_ = job;
+  }
   generation_.fetch_add(1);
   if (sleepers_.load() > 0) generation_.notify_all();
 

@@ -56,7 +56,8 @@ class ThreadPool {
 
   std::mutex run_mutex_;  // one job at a time
   std::vector<std::thread> workers_;
-  std::atomic<std::shared_ptr<Job>> job_;
+  std::mutex job_mutex_;  // guards job_ (held only to copy the pointer)
+  std::shared_ptr<Job> job_;
   std::atomic<uint64_t> generation_{0};  // bumped per job: what idle workers wait on
   std::atomic<int> sleepers_{0};         // workers blocked in generation_.wait
   std::atomic<bool> stopping_{false};
