@@ -15,7 +15,7 @@ flags=(--data-dir "$work/data" --batch-size 4 --val-fraction 0.1)
 "$train_mnist" "${flags[@]}" --epochs 1000 --save "$work/saved" >"$work/run.log" 2>&1 &
 pid=$!
 for ((i = 0; i < 600; ++i)); do  # until the second epoch is under way (at most 60 s)
-  grep -q "Starting epoch 2" "$work/run.log" && break
+  grep -q "^epoch 1/1000 " "$work/run.log" && break
   sleep 0.1
 done
 kill -INT "$pid"

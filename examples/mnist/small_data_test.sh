@@ -35,7 +35,7 @@ expect_in "the training state is not saved" "$work/diverged.log"
 [[ $(saved_sums) == "$before" ]] || { echo "the diverged run changed $work/saved"; exit 1; }
 # --log-dir: the metrics as CSV rows, TensorBoard events and a chart.
 run --epochs 2 --log-dir "$work/logs" >"$work/logged.log" 2>&1
-[[ $(head -1 "$work/logs/metrics.csv") == "epoch,train_loss_epoch,eval_loss_epoch" ]] ||
+[[ $(head -1 "$work/logs/metrics.csv") == "epoch,train_loss_epoch,accuracy,eval_loss_epoch" ]] ||
   { echo "unexpected metrics.csv:"; cat "$work/logs/metrics.csv"; exit 1; }
 [[ $(wc -l <"$work/logs/metrics.csv") == 3 ]] || { echo "expected 2 rows"; exit 1; }
 compgen -G "$work/logs/events.out.tfevents.*" >/dev/null || { echo "no TensorBoard events"; exit 1; }

@@ -63,7 +63,8 @@ std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::M
   return std::make_shared<optim::AdamW>(model.parameters(), optim::AdamWOptions(flags.lr));
 }
 
-// Accumulates test accuracy in the eval hook (the loss hook's outputs are the class scores).
+// Accumulates accuracy in the eval hook (the loss hook's outputs are the class scores) and
+// records it as the metric "accuracy" after each evaluation.
 // The count of correct answers stays on the model's device until it is read.
 class ClassificationTrainer : public Trainer {
  public:
@@ -79,6 +80,11 @@ class ClassificationTrainer : public Trainer {
     Trainer::eval_epoch_start();
     correct_ = Tensor();
     seen_ = 0;
+  }
+  // Recorded in the run history, so the epoch lines, metrics.csv and TensorBoard show it.
+  void eval_epoch_end() override {
+    Trainer::eval_epoch_end();
+    run_history().update_metric("accuracy", accuracy());
   }
   double accuracy() const {
     return seen_ ? static_cast<double>(correct_.item<int64_t>()) / static_cast<double>(seen_) : 0;
