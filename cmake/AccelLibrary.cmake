@@ -3,9 +3,8 @@ include(GNUInstallDirs)  # before CMAKE_INSTALL_INCLUDEDIR is used in the includ
 file(GLOB_RECURSE ACCEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*.cpp)
 file(GLOB_RECURSE ACCEL_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cpp
      ${PROJECT_SOURCE_DIR}/accel/*/cuda/*.cu)
-if(ACCEL_CUDA_SOURCES)
-  list(REMOVE_ITEM ACCEL_SOURCES ${ACCEL_CUDA_SOURCES})
-endif()
+file(GLOB ACCEL_MPI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/accel/distributed/mpi/*.cpp)
+list(REMOVE_ITEM ACCEL_SOURCES ${ACCEL_CUDA_SOURCES} ${ACCEL_MPI_SOURCES})
 
 add_library(accel STATIC ${ACCEL_SOURCES})
 add_library(accel::accel ALIAS accel)
@@ -34,6 +33,11 @@ if(ACCEL_WITH_CUDA)
   target_link_libraries(accel PUBLIC CUDA::cudart_static ${CMAKE_DL_LIBS})
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/accel/kernels/cuda/cublas_library.cpp APPEND PROPERTY
                COMPILE_DEFINITIONS ACCEL_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}")
+endif()
+if(ACCEL_WITH_MPI)
+  target_sources(accel PRIVATE ${ACCEL_MPI_SOURCES})
+  target_compile_definitions(accel PRIVATE ACCEL_WITH_MPI)
+  target_link_libraries(accel PUBLIC MPI::MPI_CXX)
 endif()
 if(ACCEL_SANITIZE OR ACCEL_FUZZ)
   # AddressSanitizer must see every allocation's lifetime: no caching in accel's allocators.

@@ -1,18 +1,24 @@
 // ProcessGroup: the collective operations data-parallel training needs (all_reduce,
-// broadcast, all_gather, barrier), each returning a Work handle to wait on, as
-// torch.distributed. Backends: SingleProcessGroup now; MPI and NCCL with the distributed work.
+// broadcast, all_gather, reduce_scatter, barrier), each returning a Work handle to wait on,
+// as torch.distributed. Backends: SingleProcessGroup (one process) and MpiProcessGroup (CPU
+// tensors across the processes mpirun starts; mpi_process_group.h).
 #pragma once
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "accel/core/tensor.h"
 
 namespace accel::distributed {
 
+// Mean is Sum divided by the number of processes (floating-point tensors only). On bool
+// tensors Sum and Max are a logical or, Min a logical and.
 enum class ReduceOp { Sum, Mean, Max, Min };
+std::string_view to_string(ReduceOp op);
 
-// An issued collective. wait() blocks until its results are in the output tensors.
+// An issued collective. wait() blocks until its results are in the output tensors and
+// rethrows the collective's error, if any.
 class Work {
  public:
   virtual ~Work() = default;
@@ -32,9 +38,17 @@ class ProcessGroup {
   virtual std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::Sum) = 0;
   // In place: every rank's `tensor` becomes root's.
   virtual std::shared_ptr<Work> broadcast(Tensor& tensor, int root = 0) = 0;
-  // outputs[r] receives rank r's `input` (all inputs must have the same shape).
+  // outputs becomes size() tensors, outputs[r] receiving rank r's `input` (all inputs must
+  // have the same shape and dtype).
   virtual std::shared_ptr<Work> all_gather(std::vector<Tensor>& outputs, const Tensor& input) = 0;
+  // inputs holds size() tensors shaped like `output`; rank r's `output` receives the
+  // reduction over all ranks of their inputs[r].
+  virtual std::shared_ptr<Work> reduce_scatter(Tensor& output, const std::vector<Tensor>& inputs,
+                                               ReduceOp op = ReduceOp::Sum) = 0;
   virtual std::shared_ptr<Work> barrier() = 0;
+  // Ends every process of the job now with `exit_code`, for a process that failed while the
+  // others may be waiting for it in a collective.
+  [[noreturn]] virtual void abort(int exit_code) = 0;
 };
 
 // One process: reductions and broadcasts leave the tensor as it is, all_gather copies.
@@ -46,7 +60,10 @@ class SingleProcessGroup final : public ProcessGroup {
   std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::Sum) override;
   std::shared_ptr<Work> broadcast(Tensor& tensor, int root = 0) override;
   std::shared_ptr<Work> all_gather(std::vector<Tensor>& outputs, const Tensor& input) override;
+  std::shared_ptr<Work> reduce_scatter(Tensor& output, const std::vector<Tensor>& inputs,
+                                       ReduceOp op = ReduceOp::Sum) override;
   std::shared_ptr<Work> barrier() override;
+  [[noreturn]] void abort(int exit_code) override;
 };
 
 }  // namespace accel::distributed

@@ -1,5 +1,9 @@
-// The single-process backend: every collective is complete as soon as it is issued.
+// The single-process backend: every collective is complete as soon as it is issued. It checks
+// its arguments as the multi-process backends do, so misuse shows up before a job is launched.
+#include <cstdlib>
+
 #include "accel/base/error.h"
+#include "accel/distributed/collective_checks.h"
 #include "accel/distributed/process_group.h"
 
 namespace accel::distributed {
@@ -15,27 +19,36 @@ std::shared_ptr<Work> completed() { return std::make_shared<CompletedWork>(); }
 
 }  // namespace
 
-std::shared_ptr<Work> SingleProcessGroup::all_reduce(Tensor& tensor, ReduceOp) {
-  ACCEL_CHECK(tensor.defined(), "ProcessGroup::all_reduce", "expected a defined tensor");
+std::shared_ptr<Work> SingleProcessGroup::all_reduce(Tensor& tensor, ReduceOp op) {
+  check_collective_tensor(tensor, "ProcessGroup::all_reduce");
+  check_reduce_op(op, tensor.dtype(), "ProcessGroup::all_reduce");
   return completed();
 }
 
 std::shared_ptr<Work> SingleProcessGroup::broadcast(Tensor& tensor, int root) {
-  ACCEL_CHECK(tensor.defined(), "ProcessGroup::broadcast", "expected a defined tensor");
-  ACCEL_CHECK(root == 0, "ProcessGroup::broadcast",
-              "root must be a rank of the group (size 1), got {}", root);
+  check_collective_tensor(tensor, "ProcessGroup::broadcast");
+  check_root(root, 1, "ProcessGroup::broadcast");
   return completed();
 }
 
 std::shared_ptr<Work> SingleProcessGroup::all_gather(std::vector<Tensor>& outputs,
                                                      const Tensor& input) {
-  ACCEL_CHECK(input.defined(), "ProcessGroup::all_gather", "expected a defined input tensor");
-  ACCEL_CHECK(outputs.size() == 1, "ProcessGroup::all_gather",
-              "expected one output per rank (1), got {}", outputs.size());
-  outputs[0] = input.clone();
+  check_collective_tensor(input, "ProcessGroup::all_gather", "input");
+  outputs = {input.clone()};
+  return completed();
+}
+
+std::shared_ptr<Work> SingleProcessGroup::reduce_scatter(Tensor& output,
+                                                         const std::vector<Tensor>& inputs,
+                                                         ReduceOp op) {
+  check_scatter_inputs(output, inputs, 1, "ProcessGroup::reduce_scatter");
+  check_reduce_op(op, output.dtype(), "ProcessGroup::reduce_scatter");
+  output.copy_(inputs[0]);
   return completed();
 }
 
 std::shared_ptr<Work> SingleProcessGroup::barrier() { return completed(); }
+
+void SingleProcessGroup::abort(int exit_code) { std::_Exit(exit_code); }
 
 }  // namespace accel::distributed

@@ -1,0 +1,97 @@
+// The default process group and the choice of backend from the launch environment.
+#include "accel/distributed/init_process_group.h"
+
+#include <mutex>
+
+#include "accel/base/error.h"
+#include "accel/distributed/mpi_process_group.h"
+
+namespace accel::distributed {
+namespace {
+
+constexpr const char* kOp = "distributed::init_process_group";
+
+struct DefaultGroup {
+  std::mutex mutex;
+  std::shared_ptr<ProcessGroup> group;
+  Backend backend = Backend::Auto;
+};
+
+DefaultGroup& default_group() {
+  static DefaultGroup instance;
+  return instance;
+}
+
+Backend resolve(Backend backend, const LaunchEnvironment& env) {
+  if (backend != Backend::Auto) return backend;
+  if (env.world_size == 1) return Backend::Single;
+  return Backend::Mpi;
+}
+
+}  // namespace
+
+std::string_view to_string(Backend backend) {
+  switch (backend) {
+    case Backend::Auto:
+      return "auto";
+    case Backend::Single:
+      return "single";
+    case Backend::Mpi:
+      return "mpi";
+  }
+  return "?";
+}
+
+std::shared_ptr<ProcessGroup> new_process_group(Backend backend, const LaunchEnvironment& env) {
+  switch (resolve(backend, env)) {
+    case Backend::Single:
+      ACCEL_CHECK(env.world_size == 1, kOp,
+                  "the single-process backend cannot serve a launch of {} processes ({})",
+                  env.world_size, to_string(env.launcher));
+      return std::make_shared<SingleProcessGroup>();
+    case Backend::Mpi: {
+      ACCEL_CHECK(env.launcher != Launcher::Torchrun, kOp,
+                  "the MPI backend needs processes started by mpirun, but this one was started "
+                  "torchrun-style (RANK={}, WORLD_SIZE={}): launch with mpirun -np {}",
+                  env.rank, env.world_size, env.world_size);
+      auto group = new_mpi_process_group();
+      // MPI's own view must agree with the launcher's variables (a stale exported variable
+      // would otherwise give this process another's rank).
+      ACCEL_CHECK(env.launcher == Launcher::None ||
+                      (group->rank() == env.rank && group->size() == env.world_size),
+                  kOp, "MPI says rank {} of {} but the launcher's variables say rank {} of {}",
+                  group->rank(), group->size(), env.rank, env.world_size);
+      return group;
+    }
+    case Backend::Auto:
+      break;
+  }
+  fail(kOp, "unknown backend");
+}
+
+std::shared_ptr<ProcessGroup> init_process_group(Backend backend) {
+  DefaultGroup& state = default_group();
+  std::lock_guard lock(state.mutex);
+  if (state.group) {
+    ACCEL_CHECK(backend == Backend::Auto || backend == state.backend, kOp,
+                "the default group is already initialized with backend {}; got {}",
+                to_string(state.backend), to_string(backend));
+    return state.group;
+  }
+  const LaunchEnvironment env = launch_environment();
+  state.backend = resolve(backend, env);
+  state.group = new_process_group(state.backend, env);
+  return state.group;
+}
+
+bool is_initialized() {
+  DefaultGroup& state = default_group();
+  std::lock_guard lock(state.mutex);
+  return state.group != nullptr;
+}
+
+std::shared_ptr<ProcessGroup> default_process_group() { return init_process_group(); }
+int get_rank() { return default_process_group()->rank(); }
+int get_world_size() { return default_process_group()->size(); }
+
+}  // namespace accel::distributed
