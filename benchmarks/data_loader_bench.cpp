@@ -38,7 +38,7 @@ double batches_per_second(const data::DatasetPtr& dataset, int64_t batch_size, i
   return static_cast<double>(batches) / elapsed;
 }
 
-// Training steps per second of the API.md quickstart model (784-128-64-10 MLP, SGD).
+// Training steps per second of the quickstart model (784-128-64-10 MLP, SGD).
 double training_steps_per_second(const data::DatasetPtr& dataset, int64_t steps = 300) {
   nn::Sequential model{nn::Linear(784, 128), nn::ReLU(),         nn::Linear(128, 64),
                        nn::ReLU(),           nn::Linear(64, 10), nn::LogSoftmax(1)};

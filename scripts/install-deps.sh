@@ -17,6 +17,8 @@ packages=(
   libbenchmark-dev    # benchmarks/
   nlohmann-json3-dev  # safetensors headers, test fixtures
   libcli11-dev        # the MNIST example's command line
+  libopenmpi-dev      # the MPI backend (multi-process training on CPUs)
+  openmpi-bin         # mpirun: the multi-process tests and examples
   clang-format        # .ci/run's formatting check
   clang               # .ci/run's clang build; the fuzz targets (scripts/fuzz.sh)
   libclang-rt-14-dev  # libFuzzer and clang's sanitizer runtimes (only recommended by clang)

@@ -58,8 +58,8 @@ std::vector<std::string> gather_text(ProcessGroup& group, const std::string& tex
 
 }  // namespace
 
-DistributedDataParallel::NoSync::NoSync(GradientReducer& reducer)
-    : reducer_(reducer), previous_(reducer.sync()) {
+DistributedDataParallel::NoSync::NoSync(DistributedDataParallel& ddp)
+    : reducer_(*ddp.reducer_), previous_(reducer_.sync()) {
   reducer_.set_sync(false);
 }
 

@@ -43,7 +43,7 @@ class DistributedDataParallel {
   // averages the accumulated gradients.
   class [[maybe_unused]] NoSync {
    public:
-    explicit NoSync(GradientReducer& reducer);
+    explicit NoSync(DistributedDataParallel& ddp);
     ~NoSync();
     NoSync(const NoSync&) = delete;
     NoSync& operator=(const NoSync&) = delete;
@@ -52,7 +52,7 @@ class DistributedDataParallel {
     GradientReducer& reducer_;
     bool previous_;
   };
-  [[nodiscard]] NoSync no_sync() { return NoSync(*reducer_); }
+  [[nodiscard]] NoSync no_sync() { return NoSync(*this); }
 
   // Gradient buckets, each a list of parameter indices (registration order), in launch order.
   std::vector<std::vector<size_t>> bucket_layout() const { return reducer_->bucket_layout(); }

@@ -9,6 +9,7 @@
 #include "accel/core/cuda.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
+#include "accel/distributed/init_process_group.h"
 #include "accel/nn/utils/clip_grad.h"
 
 namespace accel {
@@ -77,13 +78,22 @@ AutocastScope::AutocastScope(DeviceType device, std::optional<ScalarType> dtype)
 Accelerator::Accelerator(AcceleratorConfig config)
     : mixed_precision_(config.mixed_precision.value_or(mixed_precision_from_environment())),
       process_group_(config.process_group ? std::move(config.process_group)
-                                          : std::make_shared<distributed::SingleProcessGroup>()) {
+                                          : distributed::default_process_group()) {
   device_ = pick_device(config.device, process_group_->local_rank());
   if (device_.is_cuda()) cuda::check_device(device_, "Accelerator");
   if (mixed_precision_ == MixedPrecision::FP16) grad_scaler_.emplace(config.grad_scaler);
 }
 
-void Accelerator::prepare_model(nn::Module& model) const { model.to(device_); }
+void Accelerator::prepare_model(nn::Module& model) {
+  model.to(device_);
+  if (is_distributed() && !data_parallel(model)) {
+    data_parallel_ = std::make_unique<distributed::DistributedDataParallel>(model, process_group_);
+  }
+}
+
+distributed::DistributedDataParallel* Accelerator::data_parallel(const nn::Module& model) const {
+  return data_parallel_ && &data_parallel_->module() == &model ? data_parallel_.get() : nullptr;
+}
 
 Tensor Accelerator::prepare_tensor(const Tensor& tensor) const {
   if (!tensor.defined() || tensor.device() == device_) return tensor;
@@ -138,7 +148,13 @@ void Accelerator::optimizer_step(optim::Optimizer& optimizer) {
   }
 }
 
-Accelerator::NoSync Accelerator::no_sync(nn::Module&) const { return NoSync(); }
+Accelerator::NoSync::NoSync(distributed::DistributedDataParallel* ddp) {
+  if (ddp) guard_.emplace(*ddp);
+}
+
+Accelerator::NoSync Accelerator::no_sync(nn::Module& model) const {
+  return NoSync(data_parallel(model));
+}
 
 Tensor Accelerator::gather(const Tensor& tensor) const {
   const Tensor input = tensor.dim() == 0 ? tensor.reshape({1}) : tensor;

@@ -13,6 +13,7 @@
 #include "accel/base/device.h"
 #include "accel/core/autocast.h"
 #include "accel/core/tensor.h"
+#include "accel/distributed/distributed_data_parallel.h"
 #include "accel/distributed/process_group.h"
 #include "accel/nn/module.h"
 #include "accel/optim/optimizer.h"
@@ -29,7 +30,8 @@ std::string_view to_string(MixedPrecision mode);
 struct AcceleratorConfig {
   // Unset: the environment variable ACCEL_MIXED_PRECISION decides, else no mixed precision.
   std::optional<MixedPrecision> mixed_precision = std::nullopt;
-  // Unset: a single process.
+  // Unset: the process's default group (distributed::init_process_group(): one process unless
+  // launched by mpirun).
   std::shared_ptr<distributed::ProcessGroup> process_group = nullptr;
   // Unset: ACCEL_DEVICE (auto, cpu or cuda) decides; auto, the default, takes this process's
   // GPU (cuda:LOCAL_RANK, modulo the devices present) when there is one, else the CPU.
@@ -61,8 +63,9 @@ class Accelerator {
   MixedPrecision mixed_precision() const { return mixed_precision_; }
   distributed::ProcessGroup& process_group() const { return *process_group_; }
 
-  // Moves the model's parameters and buffers to device() in place (optimizers stay valid).
-  void prepare_model(nn::Module& model) const;
+  // Moves the model's parameters and buffers to device() in place (optimizers stay valid) and,
+  // with several processes, wraps it in DistributedDataParallel (once per model).
+  void prepare_model(nn::Module& model);
   // A batch's tensors on device().
   Tensor prepare_tensor(const Tensor& tensor) const;
 
@@ -84,15 +87,19 @@ class Accelerator {
   GradScaler* grad_scaler() { return grad_scaler_ ? &*grad_scaler_ : nullptr; }
 
   // Suppresses gradient synchronization across processes while alive (gradient accumulation
-  // micro-steps); nothing to suppress with one process. [[maybe_unused]]: a guard is only held,
-  // never read, and clang warns about unused variables of a class with a trivial destructor.
+  // micro-steps); nothing to suppress with one process or a model prepare_model did not wrap.
   class [[maybe_unused]] NoSync {
    public:
-    NoSync() = default;
+    explicit NoSync(distributed::DistributedDataParallel* ddp);
     NoSync(const NoSync&) = delete;
     NoSync& operator=(const NoSync&) = delete;
+
+   private:
+    std::optional<distributed::DistributedDataParallel::NoSync> guard_;
   };
   NoSync no_sync(nn::Module& model) const;
+  // The wrapper prepare_model made for `model`, or null.
+  distributed::DistributedDataParallel* data_parallel(const nn::Module& model) const;
 
   // Every process's `tensor` concatenated along dim 0 (shapes must agree beyond dim 0 and
   // in dim 0 too: pad_across_processes first when they may not).
@@ -121,6 +128,7 @@ class Accelerator {
   Device device_;
   MixedPrecision mixed_precision_;
   std::shared_ptr<distributed::ProcessGroup> process_group_;
+  std::unique_ptr<distributed::DistributedDataParallel> data_parallel_;
   std::optional<GradScaler> grad_scaler_;
   bool step_was_skipped_ = false;
 };

@@ -1,5 +1,5 @@
-// Callback: code that runs at the Trainer's 15 events (TRAINER_SPEC order), each a virtual
-// no-op to override, plus user-named events fired through CallbackHandler::call_event. A
+// Callback: code that runs at the Trainer's 15 events (in the order docs/trainer.md lists), each a
+// virtual no-op to override, plus user-named events fired through CallbackHandler::call_event. A
 // callback may stop training by throwing StopTrainingError.
 #pragma once
 

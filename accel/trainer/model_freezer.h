@@ -1,6 +1,6 @@
 // ModelFreezer: freezes and unfreezes a model's layer groups (its top-level children) for
 // transfer learning, as pytorch-accelerated's finetuning.ModelFreezer, with its argument swap
-// fixed (TRAINER_SPEC defect 3: freeze(set_modules_as_eval = true) froze nothing).
+// fixed (the original's freeze(set_modules_as_eval = true) froze nothing).
 #pragma once
 
 #include <cstdint>

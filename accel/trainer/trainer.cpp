@@ -1,5 +1,5 @@
 // Trainer: setup of a run and the training and evaluation loops, in the order they run
-// (TRAINER_SPEC.md). Checkpoints and training states are in trainer_state.cpp.
+// (docs/trainer.md). Checkpoints and training states are in trainer_state.cpp.
 #include "accel/trainer/trainer.h"
 
 #include <algorithm>
@@ -161,14 +161,20 @@ DataLoaderKwargs Trainer::get_default_eval_dl_kwargs(int64_t batch_size) const {
   return kwargs;
 }
 
-std::shared_ptr<data::DataLoader> Trainer::make_dataloader(const data::DatasetPtr& dataset,
-                                                           int64_t batch_size,
-                                                           const DataLoaderKwargs& defaults,
-                                                           const DataLoaderKwargs& kwargs) const {
+std::shared_ptr<data::DataLoader> Trainer::make_dataloader(
+    const data::DatasetPtr& dataset, int64_t batch_size, const DataLoaderKwargs& defaults,
+    const DataLoaderKwargs& kwargs, data::DistributedSampler::Remainder remainder) const {
   ACCEL_CHECK(batch_size > 0, "Trainer", "batch_size must be positive, got {}", batch_size);
   DataLoaderKwargs merged = defaults;
   if (kwargs.sampler) merged.shuffle.reset();
   merged = merged.merged_with(kwargs);
+  if (accelerator_->is_distributed() && !merged.sampler) {
+    // The same epoch order on every process (the loader's seed, not the per-process one).
+    merged.sampler = std::make_shared<data::DistributedSampler>(
+        dataset->size(), accelerator_->num_processes(), accelerator_->process_index(),
+        merged.shuffle.value_or(false), merged.seed.value_or(data::kDefaultSeed), remainder);
+    merged.shuffle.reset();
+  }
   data::DataLoaderOptions options = merged.to_options();
   if (collate_fn_) options.collate_fn(collate_fn_);
   return std::make_shared<data::DataLoader>(dataset, std::move(options));
@@ -176,13 +182,16 @@ std::shared_ptr<data::DataLoader> Trainer::make_dataloader(const data::DatasetPt
 
 std::shared_ptr<data::DataLoader> Trainer::create_train_dataloader(int64_t batch_size,
                                                                    const DataLoaderKwargs& kwargs) {
+  // Training: every process takes as many batches (a short share wraps around).
   return make_dataloader(train_dataset_, batch_size, get_default_train_dl_kwargs(batch_size),
-                         kwargs);
+                         kwargs, data::DistributedSampler::Remainder::Pad);
 }
 
 std::shared_ptr<data::DataLoader> Trainer::create_eval_dataloader(int64_t batch_size,
                                                                   const DataLoaderKwargs& kwargs) {
-  return make_dataloader(eval_dataset_, batch_size, get_default_eval_dl_kwargs(batch_size), kwargs);
+  // Evaluation: each sample once (gather pads when asked).
+  return make_dataloader(eval_dataset_, batch_size, get_default_eval_dl_kwargs(batch_size), kwargs,
+                         data::DistributedSampler::Remainder::Keep);
 }
 
 TrainerRunConfig Trainer::make_run_config(const TrainArgs& args) const {

@@ -1,5 +1,5 @@
 // Trainer: pytorch-accelerated's training loop in C++. train() and evaluate() run the loop of
-// TRAINER_SPEC.md; every step is a virtual hook to override, each followed by its callback
+// docs/trainer.md; every step is a virtual hook to override, each followed by its callback
 // event. Devices, processes and mixed precision go through the Accelerator only.
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include "accel/data/dataloader.h"
 #include "accel/data/dataset.h"
+#include "accel/data/distributed_sampler.h"
 #include "accel/nn/module.h"
 #include "accel/optim/optimizer.h"
 #include "accel/optim/schedulers/lr_scheduler.h"
@@ -95,7 +96,7 @@ class Trainer {
   virtual void evaluation_run_start() {}
   virtual void evaluation_run_end() {}
 
-  // The Trainer's default loader settings (TRAINER_SPEC "Default data loaders").
+  // The Trainer's default loader settings (docs/trainer.md).
   virtual DataLoaderKwargs get_default_train_dl_kwargs(int64_t batch_size) const;
   virtual DataLoaderKwargs get_default_eval_dl_kwargs(int64_t batch_size) const;
 
@@ -110,6 +111,9 @@ class Trainer {
                               bool load_scheduler = true);
   // Everything needed to continue this run exactly: checkpoint plus RNG, run history, epoch
   // and position within it, data-loader and loss-scaler state, pending gradients.
+  // With several processes, every process calls the savers: rank 0 writes while the others
+  // wait (a training state also records each process's random state and partial epoch loss),
+  // and an error in rank 0's write is raised on every process. Every process loads.
   void save_training_state(const std::string& dir, const std::string& extras_json = "{}") const;
   void load_training_state(const std::string& dir);
 
@@ -182,10 +186,11 @@ class Trainer {
   // Adds the tracker's epoch loss to the run history under `name`.
   void record_epoch_loss(const std::string& name, const LossTracker& tracker);
   TrainerRunConfig make_run_config(const TrainArgs& args) const;
-  std::shared_ptr<data::DataLoader> make_dataloader(const data::DatasetPtr& dataset,
-                                                    int64_t batch_size,
-                                                    const DataLoaderKwargs& defaults,
-                                                    const DataLoaderKwargs& kwargs) const;
+  // With several processes and no sampler given, each process loads its share through a
+  // DistributedSampler: `remainder` says what happens to a dataset that does not divide evenly.
+  std::shared_ptr<data::DataLoader> make_dataloader(
+      const data::DatasetPtr& dataset, int64_t batch_size, const DataLoaderKwargs& defaults,
+      const DataLoaderKwargs& kwargs, data::DistributedSampler::Remainder remainder) const;
   data::Example prepare_batch(const data::Example& batch) const;
   // Writes model, optimizer and scheduler files of a checkpoint or training state.
   void write_checkpoint_files(const std::function<std::string(const std::string&)>& file,

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "accel/base/error.h"
+#include "accel/core/factories.h"
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
 #include "accel/core/io/bounded_json.h"
@@ -80,15 +81,67 @@ CheckpointInfo read_checkpoint_info(const char* op, const std::string& dir) {
           .extras = info.at("extras").value()};
 }
 
+// Where one process stands: its random state and its share of the epoch's loss so far.
+struct ProcessPosition {
+  GeneratorState rng;
+  double train_loss_weighted_sum;
+  double train_loss_count;
+};
+
+json position_json(const ProcessPosition& position) {
+  return {{"rng", {{"seed", position.rng.seed}, {"offset", position.rng.offset}}},
+          {"train_loss",
+           {{"weighted_sum", io::json_number(position.train_loss_weighted_sum)},
+            {"count", position.train_loss_count}}}};
+}
+
+// Every process's position, in rank order, on every process.
+std::vector<ProcessPosition> gather_positions(const Accelerator& accelerator,
+                                              const ProcessPosition& mine) {
+  if (!accelerator.is_distributed()) return {mine};
+  const Tensor rng = accelerator.gather(
+      tensor({static_cast<int64_t>(mine.rng.seed), static_cast<int64_t>(mine.rng.offset)}));
+  const Tensor loss =
+      accelerator.gather(tensor({mine.train_loss_weighted_sum, mine.train_loss_count}));
+  const auto* rng_values = rng.data_ptr<int64_t>();
+  const auto* loss_values = loss.data_ptr<double>();
+  std::vector<ProcessPosition> positions;
+  for (int r = 0; r < accelerator.num_processes(); ++r) {
+    positions.push_back({.rng = {.seed = static_cast<uint64_t>(rng_values[2 * r]),
+                                 .offset = static_cast<uint64_t>(rng_values[2 * r + 1])},
+                         .train_loss_weighted_sum = loss_values[2 * r],
+                         .train_loss_count = loss_values[2 * r + 1]});
+  }
+  return positions;
+}
+
+// Runs `write` on rank 0 while the other processes wait; its failure becomes an error on every
+// process (rank 0 rethrows its own).
+void write_on_main_process(const Accelerator& accelerator, const char* op,
+                           const std::function<void()>& write) {
+  if (!accelerator.is_distributed()) return write();
+  std::exception_ptr failure;
+  if (accelerator.is_main_process()) {
+    try {
+      write();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  const Tensor failed =
+      accelerator.reduce(tensor({failure ? int64_t{1} : int64_t{0}}), distributed::ReduceOp::Max);
+  if (failure) std::rethrow_exception(failure);
+  ACCEL_CHECK(failed.item<int64_t>() == 0, op,
+              "rank 0 failed to write the files (its error says why); nothing was saved");
+}
+
 // What a trainer_state.json says, every field checked before any of it is applied.
 struct TrainingState {
   int64_t epoch_index;
   int64_t epoch_step;
   int64_t global_step;
-  GeneratorState rng;
+  std::vector<ProcessPosition> processes;  // one per process of the run that saved it
   RunHistoryState history;
-  double train_loss_weighted_sum;
-  double train_loss_count;
   bool has_gradients;
   std::optional<GradScalerState> grad_scaler;
 };
@@ -125,24 +178,35 @@ GradScalerState read_grad_scaler(const io::JsonField& in) {
               in.contains("skipped_in_a_row") ? in.at("skipped_in_a_row").integer(0, steps) : 0};
 }
 
-TrainingState read_training_state(const char* op, const std::string& path,
-                                  int64_t batches_per_epoch) {
-  const json document = io::read_bounded_json(path, kJsonFileBounds, op);
-  const io::JsonField state(document, op, quoted(path));
-  const io::JsonField rng = state.at("rng");
-  const io::JsonField train_loss = state.at("train_loss");
+ProcessPosition read_position(const io::JsonField& in) {
+  const io::JsonField rng = in.at("rng");
+  const io::JsonField train_loss = in.at("train_loss");
   const double count = train_loss.at("count").number();
   if (!(count >= 0 && std::isfinite(count))) {
     train_loss.at("count").fail(fmt::format("expected a finite number >= 0, found {}", count));
   }
+  return {.rng = {.seed = rng.at("seed").unsigned_integer(),
+                  .offset = rng.at("offset").unsigned_integer()},
+          .train_loss_weighted_sum = train_loss.at("weighted_sum").number(),
+          .train_loss_count = count};
+}
+
+TrainingState read_training_state(const char* op, const std::string& path,
+                                  int64_t batches_per_epoch) {
+  const json document = io::read_bounded_json(path, kJsonFileBounds, op);
+  const io::JsonField state(document, op, quoted(path));
+  std::vector<ProcessPosition> processes;
+  if (state.contains("processes")) {
+    const io::JsonField list = state.at("processes");
+    for (size_t i = 0; i < list.size(); ++i) processes.push_back(read_position(list[i]));
+  } else {
+    processes.push_back(read_position(state));
+  }
   return {.epoch_index = state.at("epoch_index").integer(0, kMaxCount),
           .epoch_step = state.at("epoch_step").integer(0, batches_per_epoch),
           .global_step = state.at("global_step").integer(0, kMaxCount),
-          .rng = {.seed = rng.at("seed").unsigned_integer(),
-                  .offset = rng.at("offset").unsigned_integer()},
+          .processes = std::move(processes),
           .history = read_run_history(state.at("run_history")),
-          .train_loss_weighted_sum = train_loss.at("weighted_sum").number(),
-          .train_loss_count = count,
           .has_gradients = state.at("has_gradients").boolean(),
           .grad_scaler = state.contains("grad_scaler")
                              ? std::optional(read_grad_scaler(state.at("grad_scaler")))
@@ -173,10 +237,12 @@ void Trainer::write_checkpoint_files(const std::function<std::string(const std::
 
 void Trainer::save_checkpoint(const std::string& path, const std::string& extras_json,
                               bool save_optimizer, bool save_scheduler) const {
-  io::AtomicDirectoryWriter writer(path);
-  write_checkpoint_files([&](const std::string& name) { return writer.file(name); }, extras_json,
-                         save_optimizer, save_scheduler);
-  writer.commit();
+  write_on_main_process(*accelerator_, "Trainer::save_checkpoint", [&] {
+    io::AtomicDirectoryWriter writer(path);
+    write_checkpoint_files([&](const std::string& name) { return writer.file(name); }, extras_json,
+                           save_optimizer, save_scheduler);
+    writer.commit();
+  });
 }
 
 std::string Trainer::load_checkpoint(const std::string& path, bool load_optimizer,
@@ -228,47 +294,58 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
   const char* op = "Trainer::save_training_state";
   ACCEL_CHECK(run_config_.has_value() && train_dl_, op,
               "a training state can only be saved during or after train()");
-  io::AtomicDirectoryWriter writer(dir);
-  write_checkpoint_files([&](const std::string& name) { return writer.file(name); }, extras_json,
-                         /*save_optimizer=*/true, /*save_scheduler=*/true);
-
-  io::NamedTensors gradients;
-  const auto parameters = model_->named_parameters();
-  for (const auto& [name, param] : parameters.items()) {
-    if (param.grad().defined()) gradients.emplace_back(name, param.grad());
-  }
-  if (!gradients.empty()) io::save_safetensors(writer.file(kGradientsFile), gradients);
-
   // Mid-epoch, the next batch of this epoch; otherwise the start of the next epoch.
   const bool mid_epoch = !train_epoch_finished_ && epoch_step_ > 0;
   const int64_t epoch = train_epoch_finished_ ? epoch_index_ + 1 : epoch_index_;
-  RunHistoryState history = run_history_->state();
-  if (train_epoch_finished_) history.current_epoch += 1;
-  json metrics = json::array();
-  for (const auto& [name, values] : history.metrics) {
-    json numbers = json::array();
-    for (double value : values) numbers.push_back(io::json_number(value));
-    metrics.push_back({name, numbers});
-  }
-  const GeneratorState rng = default_generator().get_state();
-  json state = {{"epoch_index", epoch},
-                {"epoch_step", mid_epoch ? epoch_step_ : 0},
-                {"global_step", global_step_},
-                {"rng", {{"seed", rng.seed}, {"offset", rng.offset}}},
-                {"run_history", {{"current_epoch", history.current_epoch}, {"metrics", metrics}}},
-                {"train_loss",
-                 {{"weighted_sum", io::json_number(mid_epoch ? train_loss_.weighted_sum : 0.0)},
-                  {"count", mid_epoch ? train_loss_.count : 0.0}}},
-                {"has_gradients", !gradients.empty()}};
-  if (const GradScaler* scaler = accelerator_->grad_scaler()) {
-    const GradScalerState& scaling = scaler->state();
-    state["grad_scaler"] = {{"scale", scaling.scale},
-                            {"growth_tracker", scaling.growth_tracker},
-                            {"steps", scaling.steps},
-                            {"skipped_in_a_row", scaling.skipped_in_a_row}};
-  }
-  write_text(writer.file(kTrainerStateFile), state.dump(2));
-  writer.commit();
+  const std::vector<ProcessPosition> processes = gather_positions(
+      *accelerator_, {.rng = default_generator().get_state(),
+                      .train_loss_weighted_sum = mid_epoch ? train_loss_.weighted_sum : 0.0,
+                      .train_loss_count = mid_epoch ? train_loss_.count : 0.0});
+
+  write_on_main_process(*accelerator_, op, [&] {
+    io::AtomicDirectoryWriter writer(dir);
+    write_checkpoint_files([&](const std::string& name) { return writer.file(name); }, extras_json,
+                           /*save_optimizer=*/true, /*save_scheduler=*/true);
+
+    io::NamedTensors gradients;
+    const auto parameters = model_->named_parameters();
+    for (const auto& [name, param] : parameters.items()) {
+      if (param.grad().defined()) gradients.emplace_back(name, param.grad());
+    }
+    if (!gradients.empty()) io::save_safetensors(writer.file(kGradientsFile), gradients);
+
+    RunHistoryState history = run_history_->state();
+    if (train_epoch_finished_) history.current_epoch += 1;
+    json metrics = json::array();
+    for (const auto& [name, values] : history.metrics) {
+      json numbers = json::array();
+      for (double value : values) numbers.push_back(io::json_number(value));
+      metrics.push_back({name, numbers});
+    }
+    json state = {{"epoch_index", epoch},
+                  {"epoch_step", mid_epoch ? epoch_step_ : 0},
+                  {"global_step", global_step_},
+                  {"run_history", {{"current_epoch", history.current_epoch}, {"metrics", metrics}}},
+                  {"has_gradients", !gradients.empty()}};
+    // Rank 0's position at the top level (all a one-process state has), every process's in
+    // "processes" when there are several.
+    state.update(position_json(processes.front()));
+    if (processes.size() > 1) {
+      state["processes"] = json::array();
+      for (const ProcessPosition& position : processes) {
+        state["processes"].push_back(position_json(position));
+      }
+    }
+    if (const GradScaler* scaler = accelerator_->grad_scaler()) {
+      const GradScalerState& scaling = scaler->state();
+      state["grad_scaler"] = {{"scale", scaling.scale},
+                              {"growth_tracker", scaling.growth_tracker},
+                              {"steps", scaling.steps},
+                              {"skipped_in_a_row", scaling.skipped_in_a_row}};
+    }
+    write_text(writer.file(kTrainerStateFile), state.dump(2));
+    writer.commit();
+  });
 }
 
 void Trainer::load_training_state(const std::string& dir) {
@@ -282,6 +359,11 @@ void Trainer::load_training_state(const std::string& dir) {
   ACCEL_CHECK(std::filesystem::exists(state_path), op,
               "\"{}\" is a checkpoint, not a training state (no {})", dir, kTrainerStateFile);
   const TrainingState state = read_training_state(op, state_path, train_dl_->size());
+  ACCEL_CHECK(static_cast<int>(state.processes.size()) == accelerator_->num_processes(), op,
+              "\"{}\" was saved by a run of {} process(es) but this run has {}: each process "
+              "resumes its own position, so resume with {}",
+              dir, state.processes.size(), accelerator_->num_processes(), state.processes.size());
+  const ProcessPosition& mine = state.processes[static_cast<size_t>(accelerator_->process_index())];
   io::SafetensorsContents gradients;
   if (state.has_gradients) gradients = io::load_safetensors(dir + "/" + kGradientsFile);
   if (state.grad_scaler) {
@@ -306,13 +388,13 @@ void Trainer::load_training_state(const std::string& dir) {
     param.set_grad(grad.to(param.dtype()).to(param.device()));
   }
   if (state.grad_scaler) accelerator_->grad_scaler()->load_state(*state.grad_scaler);
-  default_generator().set_state(state.rng);
+  default_generator().set_state(mine.rng);
   run_history_->load_state(state.history);
   global_step_ = state.global_step;
   epoch_index_ = state.epoch_index;
   epoch_step_ = state.epoch_step;
-  train_loss_.weighted_sum = state.train_loss_weighted_sum;
-  train_loss_.count = state.train_loss_count;
+  train_loss_.weighted_sum = mine.train_loss_weighted_sum;
+  train_loss_.count = mine.train_loss_count;
   resuming_mid_epoch_ = epoch_step_ > 0;
   if (resuming_mid_epoch_) {
     train_dl_->load_state_dict({.epoch = epoch_index_, .batches_consumed = epoch_step_});

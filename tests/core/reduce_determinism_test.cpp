@@ -1,5 +1,5 @@
 // Reductions give bit-identical results for any thread count: every output is computed by
-// one thread with its terms in a fixed order (DESIGN.md, Determinism). Each case runs with
+// one thread with its terms in a fixed order (docs/architecture.md). Each case runs with
 // one and with two threads on inputs large enough to be split, and compares the bytes.
 #include <gtest/gtest.h>
 

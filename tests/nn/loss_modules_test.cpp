@@ -1,6 +1,6 @@
 // Loss modules: each equals its functional loss with the same options (the functional losses
 // carry the PyTorch fixtures), weights are buffers that follow the module, and holders work as
-// in API.md's quickstart.
+// in the quickstart.
 #include <gtest/gtest.h>
 
 #include "accel/accel.h"
@@ -86,7 +86,7 @@ TEST(LossModules, WeightsAreBuffersThatFollowTheModule) {
 
 TEST(LossModules, QuickstartUseAndGradients) {
   nn::Linear model(4, 3);
-  nn::CrossEntropyLoss criterion;  // as API.md: nn::CrossEntropyLoss()
+  nn::CrossEntropyLoss criterion;  // as the quickstart: nn::CrossEntropyLoss()
   Tensor loss = criterion(model(randn({5, 4})), tensor({0, 1, 2, 1, 0}));
   EXPECT_EQ(loss.dim(), 0);
   loss.backward();

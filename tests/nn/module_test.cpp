@@ -1,4 +1,4 @@
-// nn::Module tests: the API.md quickstart model, PyTorch's parameter naming and order,
+// nn::Module tests: the quickstart model, PyTorch's parameter naming and order,
 // in-place dtype moves, state_dict round trips and load errors, modes, holders, containers.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 namespace accel {
 namespace {
 
-// The quickstart model exactly as API.md writes it.
+// The quickstart model exactly as the quickstart writes it.
 struct MNISTModelImpl : nn::Module {
   nn::Sequential main{nn::Linear(784, 128), nn::ReLU(),         nn::Linear(128, 64),
                       nn::ReLU(),           nn::Linear(64, 10), nn::LogSoftmax(1)};

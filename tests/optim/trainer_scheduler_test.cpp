@@ -1,7 +1,8 @@
 // pytorch-accelerated's schedulers (CosineLrScheduler, WSDLrScheduler) against
 // tests/reference/fixtures/trainer_schedulers.json (generate_trainer_scheduler_fixtures.py): the
 // rates of a two-group optimizer over 130 steps, after a state round trip through JSON at any
-// step, and the fixed defects 4 and 5 of TRAINER_SPEC, each checked where the original differs.
+// step, and the two fixed defects of the original (warmup), each checked where the original
+// differs.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The API.md quickstart, verbatim: an acceptance test that it compiles with -Wall -Wextra
+// The quickstart the README points to: an acceptance test that it compiles with -Wall -Wextra
 // -Werror and trains (CTest runs it with ACCEL_LIMIT_BATCHES so it takes seconds).
 // clang-format off
 #include <accel/accel.h>        // umbrella header; link the CMake target accel::accel

@@ -5,7 +5,7 @@
 Each case drives a torch SGD optimizer with two parameter groups (rates 0.1 and 0.05) for STEPS
 steps (past the end of the schedule) and stores both rates after construction and after every
 step. WSDLrScheduler cases run pytorch-accelerated 0.1.61's own class. CosineLrScheduler cases
-run `cosine_rates`, a plain re-statement of the original's formula with TRAINER_SPEC defect 5
+run `cosine_rates`, a plain re-statement of the original's formula with the original's warmup defect
 fixed; with `fixed=False` the same function must reproduce the original class bit for bit
 (checked here for every case), so the two differ by the fix alone.
 

@@ -1,4 +1,4 @@
-// The order of hooks and callback events in train() and evaluate() equals TRAINER_SPEC.md's
+// The order of hooks and callback events in train() and evaluate() equals docs/trainer.md's
 // loop: each hook before its event, train then eval per epoch.
 #include <gtest/gtest.h>
 

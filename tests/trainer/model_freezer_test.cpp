@@ -1,5 +1,5 @@
 // ModelFreezer tests: layer groups and flattened layers as the original's, freeze/unfreeze
-// ranges (defaults, negative and swapped indices), eval/train modes (TRAINER_SPEC defect 3),
+// ranges (defaults, negative and swapped indices), eval/train modes (a defect of the original),
 // BatchNorm handling, and unfrozen parameter groups added to an optimizer.
 #include "accel/trainer/model_freezer.h"
 

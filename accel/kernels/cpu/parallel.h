@@ -1,5 +1,5 @@
 // Intra-op parallelism: set_num_threads/get_num_threads and parallel_for, which splits a
-// range across OpenMP threads only when it holds more than `grain` elements (starting
+// range across the thread pool's threads only when it holds more than `grain` elements (starting
 // threads costs more than a small op). Data-loader workers call ops single-threaded.
 #pragma once
 

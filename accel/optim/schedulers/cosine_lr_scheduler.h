@@ -1,5 +1,6 @@
 // CosineLrScheduler: pytorch-accelerated's per-update cosine schedule with linear warmup, k-decay
-// and cooldown, with the original's warmup defects fixed (TRAINER_SPEC "Known defects" 5).
+// and cooldown, with the original's warmup defects fixed (see docs/trainer.md, "The original's
+// defects, fixed").
 #pragma once
 
 #include <optional>

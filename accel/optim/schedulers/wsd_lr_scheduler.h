@@ -1,6 +1,6 @@
 // WSDLrScheduler: pytorch-accelerated's warmup-stable-decay schedule (arXiv 2410.05192) with
 // decays before geometrically spaced checkpoints and continuation runs; unlike the original, its
-// state carries the step count, so a resumed run does not warm up again (TRAINER_SPEC defect 4).
+// state carries the step count, so a resumed run does not warm up again (a defect of the original).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // SaveBestModel: after each epoch (train and eval), saves a checkpoint when the watched metric
 // improved, and loads the best one when the training run ends. The checkpoint's extras hold the
-// metric under its own name, whether the first save or a later one (TRAINER_SPEC defect 10).
+// metric under its own name, whether the first save or a later one (a defect of the original).
 #pragma once
 
 #include <cstdint>

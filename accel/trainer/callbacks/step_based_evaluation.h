@@ -1,6 +1,6 @@
 // StepBasedEvaluation: runs an intermediate eval epoch every eval_every_n_steps optimizer
 // updates in the middle of training epochs. The model is back in train mode afterwards (the
-// original left it in eval mode, TRAINER_SPEC defect 9).
+// original left it in eval mode).
 #pragma once
 
 #include <cstdint>
