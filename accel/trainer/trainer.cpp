@@ -233,17 +233,28 @@ void Trainer::check_eval_batch_size() const {
               "the eval batch across all processes ({}) is larger than the eval dataset ({}); "
               "lower the batch size",
               total, eval_dataset_->size());
-  // Uneven last batches only matter where gather must wait for every process.
+  // Uneven shares only matter where gather must wait for every process. The eval sampler
+  // deals samples out in turn, so rank 0 holds the most and the last rank the fewest.
   if (!run_config_->is_distributed) return;
-  const int64_t last_batch = eval_dataset_->size() % total;
-  const int64_t minimum =
-      run_config_->eval_per_device_batch_size * (run_config_->num_processes - 1) + 1;
-  if (last_batch > 0 && last_batch < total) {
+  const int64_t samples = eval_dataset_->size();
+  const int64_t processes = run_config_->num_processes;
+  const int64_t batch = run_config_->eval_per_device_batch_size;
+  const int64_t most = ceil_div(samples, processes);
+  const int64_t fewest = samples / processes;
+  if (ceil_div(most, batch) != ceil_div(fewest, batch)) {
     accelerator_->print(
-        "warning: with {} eval samples and a total eval batch of {}, {} the last batch; "
-        "Trainer::gather needs a padding_value there, or choose another batch size",
-        eval_dataset_->size(), total,
-        last_batch < minimum ? "some process has no samples in" : "processes get uneven parts of");
+        "warning: with {} eval samples over {} processes at batch {}, rank 0 runs {} eval "
+        "batches but rank {} runs {}: a Trainer::gather in the extra batch would wait forever; "
+        "choose another batch size if you gather",
+        samples, processes, batch, ceil_div(most, batch), processes - 1, ceil_div(fewest, batch));
+    return;
+  }
+  auto last_batch = [&](int64_t share) { return share - (ceil_div(share, batch) - 1) * batch; };
+  if (last_batch(most) != last_batch(fewest)) {
+    accelerator_->print(
+        "warning: with {} eval samples over {} processes at batch {}, the processes' last eval "
+        "batches differ in size ({} and {}): Trainer::gather needs a padding_value there",
+        samples, processes, batch, last_batch(most), last_batch(fewest));
   }
 }
 

@@ -4,7 +4,8 @@
 //   final: test_accuracy=<x> test_loss=<x> train_samples_per_s=<x> epochs=<n>
 // A run stopped by a non-finite loss exits 1 instead, neither evaluating nor saving its state.
 // Ctrl-C stops it before the next step, saves the training state when --save is given and
-// exits 130; a second Ctrl-C exits at once.
+// exits 130; a second Ctrl-C exits at once. Under `mpirun -np N` it trains data-parallel on N
+// processes (each loads its share of every epoch; rank 0 prints and saves).
 #include <accel/accel.h>
 #include <sys/resource.h>
 
@@ -64,7 +65,7 @@ std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::M
 }
 
 // Accumulates accuracy in the eval hook (the loss hook's outputs are the class scores) and
-// records it as the metric "accuracy" after each evaluation.
+// records it as the metric "accuracy" after each evaluation, over all processes' samples.
 // The count of correct answers stays on the model's device until it is read.
 class ClassificationTrainer : public Trainer {
  public:
@@ -84,15 +85,18 @@ class ClassificationTrainer : public Trainer {
   // Recorded in the run history, so the epoch lines, metrics.csv and TensorBoard show it.
   void eval_epoch_end() override {
     Trainer::eval_epoch_end();
-    run_history().update_metric("accuracy", accuracy());
+    const int64_t correct = correct_.defined() ? correct_.item<int64_t>() : 0;
+    const Tensor totals = accelerator().reduce(tensor({correct, seen_}));
+    const auto* counts = totals.data_ptr<int64_t>();
+    accuracy_ = counts[1] ? static_cast<double>(counts[0]) / static_cast<double>(counts[1]) : 0;
+    run_history().update_metric("accuracy", accuracy_);
   }
-  double accuracy() const {
-    return seen_ ? static_cast<double>(correct_.item<int64_t>()) / static_cast<double>(seen_) : 0;
-  }
+  double accuracy() const { return accuracy_; }
 
  private:
   Tensor correct_;
   int64_t seen_ = 0;
+  double accuracy_ = 0;
 };
 
 // Wall time and samples of the training epochs only (evaluation excluded).
@@ -106,7 +110,13 @@ class TrainThroughput : public Callback {
   void on_train_epoch_end(Trainer&) override {
     seconds_ += std::chrono::duration<double>(Clock::now() - start_).count();
   }
-  double samples_per_second() const { return seconds_ > 0 ? samples_ / seconds_ : 0.0; }
+  // All processes' samples over the slowest one's time.
+  double samples_per_second(const Accelerator& accelerator) const {
+    const double samples = accelerator.reduce(tensor({samples_})).item<double>();
+    const double seconds =
+        accelerator.reduce(tensor({seconds_}), distributed::ReduceOp::Max).item<double>();
+    return seconds > 0 ? samples / seconds : 0.0;
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -122,9 +132,9 @@ class ResumedLearningRateNote : public Callback {
  public:
   ResumedLearningRateNote(std::shared_ptr<optim::Optimizer> optimizer, double flag_lr)
       : optimizer_(std::move(optimizer)), flag_lr_(flag_lr) {}
-  void on_training_run_start(Trainer&) override {
+  void on_training_run_start(Trainer& trainer) override {
     const double saved_lr = optimizer_->param_groups().front().options().get_lr();
-    if (saved_lr == flag_lr_) return;
+    if (saved_lr == flag_lr_ || !trainer.accelerator().is_main_process()) return;
     std::printf(
         "note: resuming with the saved optimizer state, learning rate %g; --lr %g is "
         "ignored\n",
@@ -168,7 +178,7 @@ int run(const Flags& flags) {
     model = CNN().ptr();
     loss = nn::CrossEntropyLoss();
   }
-  if (flags.verbose) std::cout << *model << "\n" << nn::summary(*model);
+  if (flags.verbose && distributed::get_rank() == 0) std::cout << *model << "\n" << nn::summary(*model);
   auto optimizer = make_optimizer(flags, *model);
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();
@@ -202,21 +212,26 @@ int run(const Flags& flags) {
                  .seed = flags.seed};
   if (!flags.resume.empty()) args.resume_from = flags.resume;
   trainer.train(args);
+  const bool main_process = trainer.accelerator().is_main_process();
   if (terminate_on_nan && terminate_on_nan->triggered()) {
     // The weights are not finite any more: neither evaluate them nor let them replace a good
     // saved state.
-    std::fprintf(stderr, "train_mnist: training stopped: %s%s\n",
-                 terminate_on_nan->reason().c_str(),
-                 flags.save.empty() ? "" : "; the training state is not saved");
+    if (main_process) {
+      std::fprintf(stderr, "train_mnist: training stopped: %s%s\n",
+                   terminate_on_nan->reason().c_str(),
+                   flags.save.empty() ? "" : "; the training state is not saved");
+    }
     return 1;
   }
   if (stop_on_interrupt->stopped_run()) {
     // Between two steps: a consistent state that --resume continues exactly.
     if (flags.save.empty()) {
+      if (!main_process) return 130;
       std::fprintf(stderr, "train_mnist: interrupted in %s; nothing saved (--save DIR keeps it)\n",
                    stop_on_interrupt->where().c_str());
     } else {
       trainer.save_training_state(flags.save);
+      if (!main_process) return 130;
       std::fprintf(stderr,
                    "train_mnist: interrupted in %s; saved the training state to %s: run again "
                    "with the same flags and --resume %s to continue\n",
@@ -225,7 +240,7 @@ int run(const Flags& flags) {
     return 130;
   }
   const int64_t epochs_trained = trainer.run_history().current_epoch() - 1;
-  if (!flags.log_dir.empty()) {  // before evaluate(), which starts a new run history
+  if (!flags.log_dir.empty() && main_process) {  // before evaluate(), which starts a new history
     const RunHistory& history = trainer.run_history();
     write_metrics_svg(flags.log_dir + "/metrics.svg",
                       {{"train_loss_epoch", history.get_metric_values("train_loss_epoch")},
@@ -233,21 +248,24 @@ int run(const Flags& flags) {
   }
   if (!flags.save.empty()) {
     trainer.save_training_state(flags.save);
-    std::printf("saved the training state to %s (weights: %s/model.safetensors)\n",
-                flags.save.c_str(), flags.save.c_str());
+    if (main_process) {
+      std::printf("saved the training state to %s (weights: %s/model.safetensors)\n",
+                  flags.save.c_str(), flags.save.c_str());
+    }
   }
 
   // The Trainer refuses an eval batch larger than the dataset: a small test split is one batch.
   constexpr int64_t kTestBatchSize = 256;
   trainer.evaluate({.dataset = test_dataset,
                     .per_device_batch_size = std::min(kTestBatchSize, test_dataset->size())});
+  const double samples_per_second = throughput->samples_per_second(trainer.accelerator());
+  if (!main_process) return 0;
   if (flags.verbose) {
     rusage usage_info{};
     getrusage(RUSAGE_SELF, &usage_info);
     std::printf("peak_resident_mb=%.1f\n", usage_info.ru_maxrss / 1024.0);
   }
   // A resumed run with no epochs left trained nothing: no throughput to report.
-  const double samples_per_second = throughput->samples_per_second();
   const std::string throughput_text =
       samples_per_second > 0 ? fmt::format("{:.0f}", samples_per_second) : "none";
   std::printf("final: test_accuracy=%.4f test_loss=%.4f train_samples_per_s=%s epochs=%lld\n",
@@ -268,6 +286,10 @@ int main(int argc, char** argv) {
     std::cerr << "train_mnist: " << e.what() << "\n";
   } catch (...) {
     std::cerr << "train_mnist: an unknown error stopped the run\n";
+  }
+  // The other processes may be waiting for this one in a collective: end them all now.
+  if (distributed::is_initialized() && distributed::get_world_size() > 1) {
+    distributed::default_process_group()->abort(1);
   }
   return 1;
 }

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "accel/base/error.h"
+#include "accel/core/factories.h"
 #include "accel/trainer/trainer.h"
 
 namespace accel {
@@ -51,7 +52,14 @@ void StopOnInterrupt::on_training_run_start(Trainer&) {
 }
 
 void StopOnInterrupt::on_train_step_start(Trainer& trainer) {
-  if (interrupts.load() == 0) return;
+  bool interrupted = interrupts.load() > 0;
+  const Accelerator& accelerator = trainer.accelerator();
+  if (accelerator.is_distributed()) {  // all processes stop at the same step
+    const Tensor anywhere =
+        accelerator.reduce(tensor({int64_t{interrupted ? 1 : 0}}), distributed::ReduceOp::Max);
+    interrupted = anywhere.item<int64_t>() != 0;
+  }
+  if (!interrupted) return;
   stopped_run_ = true;
   where_ =
       fmt::format("epoch {}, after {} of its {} batches", trainer.run_history().current_epoch(),

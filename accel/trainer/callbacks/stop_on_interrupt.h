@@ -3,7 +3,8 @@
 // and position then form a consistent state that Trainer::save_training_state can save and a
 // later run resume exactly); a second SIGINT ends the process at once with exit code 130.
 // The previous SIGINT disposition is restored when the run ends. Opt-in: a library does not
-// take over a process's signals unless asked (train_mnist adds it).
+// take over a process's signals unless asked (train_mnist adds it). With several processes,
+// an interrupt of any one stops them all at the same step.
 #pragma once
 
 #include <csignal>
