@@ -484,10 +484,17 @@ BatchOutput Trainer::calculate_eval_batch_loss(const data::Example& batch) {
 void Trainer::eval_epoch_end() {}
 
 Tensor Trainer::gather(const Tensor& tensor, std::optional<double> padding_value) const {
-  if (padding_value) {
-    return accelerator_->gather(accelerator_->pad_across_processes(tensor, 0, *padding_value));
+  if (!padding_value || !accelerator_->is_distributed()) return accelerator_->gather(tensor);
+  // Pad to the longest, gather, then keep each process's own rows only.
+  const Tensor rows = accelerator_->gather(full({1}, tensor.size(0), kInt64));
+  const Tensor padded =
+      accelerator_->gather(accelerator_->pad_across_processes(tensor, 0, *padding_value));
+  const int64_t longest = padded.size(0) / accelerator_->num_processes();
+  std::vector<Tensor> parts;
+  for (int64_t r = 0; r < accelerator_->num_processes(); ++r) {
+    parts.push_back(padded.slice(0, r * longest, r * longest + rows[r].item<int64_t>()));
   }
-  return accelerator_->gather(tensor);
+  return cat(parts, 0);
 }
 
 }  // namespace accel

@@ -133,8 +133,9 @@ class Trainer {
   int64_t epoch_step() const { return epoch_step_; }
   // Whether the update of the current step skipped the optimizer (mixed-precision overflow).
   bool optimizer_step_was_skipped() const { return accelerator_->optimizer_step_was_skipped(); }
-  // Every process's `tensor` concatenated along dim 0, uneven sizes padded with `padding_value`
-  // (when given) before gathering.
+  // Every process's `tensor` concatenated along dim 0 in rank order. Tensors whose dim 0
+  // differs across processes need a `padding_value`: they are padded to the longest for the
+  // transfer, and the padding is removed from the result.
   Tensor gather(const Tensor& tensor, std::optional<double> padding_value = std::nullopt) const;
   template <typename... Args>
   void print(fmt::format_string<Args...> format, Args&&... args) const {

@@ -178,7 +178,8 @@ int run(const Flags& flags) {
     model = CNN().ptr();
     loss = nn::CrossEntropyLoss();
   }
-  if (flags.verbose && distributed::get_rank() == 0) std::cout << *model << "\n" << nn::summary(*model);
+  if (flags.verbose && distributed::get_rank() == 0)
+    std::cout << *model << "\n" << nn::summary(*model);
   auto optimizer = make_optimizer(flags, *model);
   auto throughput = std::make_shared<TrainThroughput>();
   auto callbacks = get_default_callbacks();
