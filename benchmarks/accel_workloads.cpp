@@ -1,33 +1,5 @@
-// accel's adapter for the workloads in workloads.h.
-#include "accel/accel.h"
+// Registers the workloads of workloads.h for accel.
+#include "accel_adapter.h"
 #include "workloads.h"
-
-namespace {
-
-struct Accel {
-  using Sequential = accel::nn::Sequential;
-  using Conv2d = accel::nn::Conv2d;
-  using Conv2dOptions = accel::nn::Conv2dOptions;
-  using MaxPool2d = accel::nn::MaxPool2d;
-  using MaxPool2dOptions = accel::nn::MaxPool2dOptions;
-  using ReLU = accel::nn::ReLU;
-  using Flatten = accel::nn::Flatten;
-  using Linear = accel::nn::Linear;
-  using Adam = accel::optim::Adam;
-  using AdamOptions = accel::optim::AdamOptions;
-
-  static void set_num_threads(int n) { accel::set_num_threads(n); }
-  static accel::Tensor ones(int64_t numel) { return accel::ones({numel}); }
-  static accel::Tensor randn(accel::IntArrayRef sizes) { return accel::randn(sizes); }
-  static accel::Tensor randint(int64_t high, int64_t n) { return accel::randint(high, {n}); }
-  static accel::Tensor matmul(const accel::Tensor& a, const accel::Tensor& b) {
-    return accel::matmul(a, b);
-  }
-  static accel::Tensor cross_entropy(const accel::Tensor& logits, const accel::Tensor& target) {
-    return accel::nn::functional::cross_entropy(logits, target);
-  }
-};
-
-}  // namespace
 
 void bench::register_accel() { register_workloads<Accel>(kAccel); }

@@ -1,6 +1,7 @@
 // Accelerator: device placement, mixed precision and collectives for the Trainer.
 #include "accel/trainer/accelerator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -86,13 +87,23 @@ Accelerator::Accelerator(AcceleratorConfig config)
 
 void Accelerator::prepare_model(nn::Module& model) {
   model.to(device_);
-  if (is_distributed() && !data_parallel(model)) {
-    data_parallel_ = std::make_unique<distributed::DistributedDataParallel>(model, process_group_);
-  }
+  std::erase_if(data_parallel_, [](const Wrapped& wrapped) { return wrapped.model.expired(); });
+  const auto trainable = model.parameters();
+  const bool learns =
+      std::ranges::any_of(trainable, [](const Tensor& p) { return p.requires_grad(); });
+  if (!is_distributed() || !learns || data_parallel(model)) return;
+  ACCEL_CHECK(!model.weak_from_this().expired(), "Accelerator::prepare_model",
+              "with several processes the model must be owned by a holder or shared_ptr");
+  data_parallel_.push_back(
+      {model.weak_from_this(),
+       std::make_unique<distributed::DistributedDataParallel>(model, process_group_)});
 }
 
 distributed::DistributedDataParallel* Accelerator::data_parallel(const nn::Module& model) const {
-  return data_parallel_ && &data_parallel_->module() == &model ? data_parallel_.get() : nullptr;
+  for (const Wrapped& wrapped : data_parallel_) {
+    if (wrapped.model.lock().get() == &model) return wrapped.wrapper.get();
+  }
+  return nullptr;
 }
 
 Tensor Accelerator::prepare_tensor(const Tensor& tensor) const {

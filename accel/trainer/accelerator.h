@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "accel/base/device.h"
 #include "accel/core/autocast.h"
@@ -62,9 +63,13 @@ class Accelerator {
   Device device() const { return device_; }
   MixedPrecision mixed_precision() const { return mixed_precision_; }
   distributed::ProcessGroup& process_group() const { return *process_group_; }
+  const std::shared_ptr<distributed::ProcessGroup>& shared_process_group() const {
+    return process_group_;
+  }
 
   // Moves the model's parameters and buffers to device() in place (optimizers stay valid) and,
-  // with several processes, wraps it in DistributedDataParallel (once per model).
+  // with several processes, wraps a model with trainable parameters in DistributedDataParallel
+  // (once per model; every process must prepare the same models in the same order).
   void prepare_model(nn::Module& model);
   // A batch's tensors on device().
   Tensor prepare_tensor(const Tensor& tensor) const;
@@ -128,7 +133,12 @@ class Accelerator {
   Device device_;
   MixedPrecision mixed_precision_;
   std::shared_ptr<distributed::ProcessGroup> process_group_;
-  std::unique_ptr<distributed::DistributedDataParallel> data_parallel_;
+  // One wrapper per prepared model, with the model it wraps (gone models are dropped).
+  struct Wrapped {
+    std::weak_ptr<const nn::Module> model;
+    std::unique_ptr<distributed::DistributedDataParallel> wrapper;
+  };
+  std::vector<Wrapped> data_parallel_;
   std::optional<GradScaler> grad_scaler_;
   bool step_was_skipped_ = false;
 };

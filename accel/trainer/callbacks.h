@@ -2,6 +2,7 @@
 // "accel/trainer/callbacks.h"`; each lives in its own file under accel/trainer/callbacks/.
 #pragma once
 
+#include "accel/trainer/callbacks/convert_sync_batch_norm.h"
 #include "accel/trainer/callbacks/csv_logger.h"
 #include "accel/trainer/callbacks/default_callbacks.h"
 #include "accel/trainer/callbacks/early_stopping.h"

@@ -38,9 +38,11 @@ struct Result {
   std::vector<double> train_losses, eval_losses;
 };
 
+// With the default callbacks: MoveModulesToDevice prepares the loss module too, which must not
+// take the model's place as the one being synchronized.
 Result train(std::shared_ptr<Accelerator> accelerator, int64_t per_device_batch) {
   nn::Linear model = testing::linear_model(3);
-  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model, 0.05, 0.9), {},
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model, 0.05, 0.9), get_default_callbacks(),
                   std::make_shared<InMemoryRunHistory>(), std::move(accelerator));
   trainer.train({.train_dataset = testing::regression_dataset(40),
                  .num_epochs = 3,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "accel/core/tensor.h"
 
@@ -16,6 +17,17 @@ namespace accel::nn::functional {
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight = {}, const Tensor& bias = {}, bool training = false,
                   double momentum = 0.1, double eps = 1e-5);
+
+// Sums a tensor over the processes of a data-parallel job, differentiably (the gradient is the
+// sum of the processes' gradients): distributed::convert_sync_batchnorm provides one.
+using CrossProcessSum = std::function<Tensor(const Tensor&)>;
+
+// batch_norm in training whose statistics are those of the union of every process's batch
+// (SyncBatchNorm): per-channel sums, counts and squared deviations go through `sum_across`. Each
+// process's running statistics move towards the union's.
+Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                       const Tensor& weight, const Tensor& bias, double momentum, double eps,
+                       const CrossProcessSum& sum_across);
 
 // Normalizes over the trailing dims given by normalized_shape; weight/bias have that shape.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},

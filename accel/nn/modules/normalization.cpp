@@ -54,6 +54,10 @@ Tensor BatchNormImplBase::forward(const Tensor& input) {
     num_batches_tracked.add_(1);
     if (!options.momentum_) factor = 1.0 / num_batches_tracked.item<double>();
   }
+  if (is_training() && cross_process_sum) {
+    return functional::sync_batch_norm(input, running_mean, running_var, weight, bias, factor,
+                                       options.eps_, cross_process_sum);
+  }
   // Without running statistics, batch statistics are used in eval mode too (as PyTorch).
   const bool use_batch_stats = is_training() || !options.track_running_stats_;
   return functional::batch_norm(input, running_mean, running_var, weight, bias, use_batch_stats,

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "accel/nn/functional/normalization.h"
 #include "accel/nn/module.h"
 
 namespace accel::nn {
@@ -54,6 +55,9 @@ class BatchNormImplBase : public Module {
   Tensor running_mean;         // [num_features], undefined without track_running_stats
   Tensor running_var;          // [num_features], undefined without track_running_stats
   Tensor num_batches_tracked;  // int64 scalar, undefined without track_running_stats
+  // Set (by distributed::convert_sync_batchnorm), training uses the statistics of the union
+  // of all processes' batches: SyncBatchNorm.
+  functional::CrossProcessSum cross_process_sum;
 
  protected:
   BatchNormImplBase(const BatchNormOptions& options, std::vector<int64_t> ranks);
