@@ -29,9 +29,12 @@ if(ACCEL_WITH_CUDA)
                                        -DFMT_CONSTEVAL= -DFMT_USE_CONSTEXPR=1>)
   set_target_properties(accel PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
   # cuBLAS and cuBLASLt are loaded on first use (kernels/cuda/cublas_library.cpp), not linked:
-  # linking them costs every program ~0.12 s and ~200 MB at start-up, GPU or not.
+  # linking them costs every program ~0.12 s and ~200 MB at start-up, GPU or not. NCCL too
+  # (distributed/cuda/nccl_library.cpp; its header comes with the toolkit's).
   target_link_libraries(accel PUBLIC CUDA::cudart_static ${CMAKE_DL_LIBS})
-  set_property(SOURCE ${PROJECT_SOURCE_DIR}/accel/kernels/cuda/cublas_library.cpp APPEND PROPERTY
+  set_property(SOURCE ${PROJECT_SOURCE_DIR}/accel/kernels/cuda/cublas_library.cpp
+                      ${PROJECT_SOURCE_DIR}/accel/distributed/cuda/nccl_library.cpp
+               APPEND PROPERTY
                COMPILE_DEFINITIONS ACCEL_CUDA_LIBRARY_DIR="${CUDAToolkit_LIBRARY_DIR}")
 endif()
 if(ACCEL_WITH_MPI)

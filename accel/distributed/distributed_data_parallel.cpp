@@ -40,18 +40,20 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// Every process's `text` (all_gather of the bytes, padded to the longest).
+// Every process's `text` (all_gather of the bytes, padded to the longest, on the group's
+// device).
 std::vector<std::string> gather_text(ProcessGroup& group, const std::string& text) {
-  Tensor length = full({1}, static_cast<int64_t>(text.size()), kInt64);
+  const TensorOptions on_group = TensorOptions(kInt64).device(group.device());
+  Tensor length = full({1}, static_cast<int64_t>(text.size()), on_group);
   group.all_reduce(length, ReduceOp::Max)->wait();
   Tensor bytes = zeros({length.item<int64_t>() + 1}, kUInt8);  // + 1: never empty
   std::memcpy(bytes.data_ptr(), text.data(), text.size());
   std::vector<Tensor> gathered;
-  group.all_gather(gathered, bytes)->wait();
+  group.all_gather(gathered, bytes.to(group.device()))->wait();
   std::vector<std::string> texts;
   for (const Tensor& t : gathered) {
-    const Tensor contiguous = t.contiguous();
-    texts.emplace_back(static_cast<const char*>(contiguous.data_ptr()));
+    const Tensor on_host = t.to(Device(kCPU)).contiguous();
+    texts.emplace_back(static_cast<const char*>(on_host.data_ptr()));
   }
   return texts;
 }

@@ -141,7 +141,9 @@ void GradientReducer::finish_pass() {
       --buckets_[slot.bucket].pending;
     }
     launch_ready_buckets();
-    group_->all_reduce(used_anywhere, ReduceOp::Max)->wait();
+    Tensor used_on_group = used_anywhere.to(group_->device());
+    group_->all_reduce(used_on_group, ReduceOp::Max)->wait();
+    used_anywhere = used_on_group.to(Device(kCPU));
   }
   for (Bucket& bucket : buckets_) {
     if (bucket.work) bucket.work->wait();

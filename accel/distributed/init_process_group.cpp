@@ -1,10 +1,14 @@
 // The default process group and the choice of backend from the launch environment.
 #include "accel/distributed/init_process_group.h"
 
+#include <cstdlib>
 #include <mutex>
+#include <string_view>
 
 #include "accel/base/error.h"
+#include "accel/core/cuda.h"
 #include "accel/distributed/mpi_process_group.h"
+#include "accel/distributed/nccl_process_group.h"
 
 namespace accel::distributed {
 namespace {
@@ -22,10 +26,14 @@ DefaultGroup& default_group() {
   return instance;
 }
 
+// Several processes train on GPUs through NCCL where there are GPUs, unless ACCEL_DEVICE=cpu
+// keeps them on the CPU (the Accelerator's device follows the same variable).
 Backend resolve(Backend backend, const LaunchEnvironment& env) {
   if (backend != Backend::Auto) return backend;
   if (env.world_size == 1) return Backend::Single;
-  return Backend::Mpi;
+  const char* device = std::getenv("ACCEL_DEVICE");
+  const bool cpu_only = device != nullptr && std::string_view(device) == "cpu";
+  return nccl_is_compiled() && cuda::is_available() && !cpu_only ? Backend::Nccl : Backend::Mpi;
 }
 
 }  // namespace
@@ -38,6 +46,8 @@ std::string_view to_string(Backend backend) {
       return "single";
     case Backend::Mpi:
       return "mpi";
+    case Backend::Nccl:
+      return "nccl";
   }
   return "?";
 }
@@ -63,6 +73,14 @@ std::shared_ptr<ProcessGroup> new_process_group(Backend backend, const LaunchEnv
                   group->rank(), group->size(), env.rank, env.world_size);
       return group;
     }
+    case Backend::Nccl: {
+      const int devices = cuda::device_count();
+      ACCEL_CHECK(devices > 0, kOp,
+                  "the NCCL backend needs a CUDA device, but this {} (use the MPI backend for CPU "
+                  "tensors)",
+                  cuda::is_compiled() ? "machine has none" : "build of accel has no CUDA backend");
+      return new_nccl_process_group(env, Device(kCUDA, env.local_rank % devices));
+    }
     case Backend::Auto:
       break;
   }
@@ -82,6 +100,12 @@ std::shared_ptr<ProcessGroup> init_process_group(Backend backend) {
   state.backend = resolve(backend, env);
   state.group = new_process_group(state.backend, env);
   return state.group;
+}
+
+std::shared_ptr<ProcessGroup> init_process_group_for(Device device) {
+  if (is_initialized()) return default_process_group();
+  if (launch_environment().world_size == 1) return init_process_group(Backend::Single);
+  return init_process_group(device.is_cuda() ? Backend::Nccl : Backend::Mpi);
 }
 
 bool is_initialized() {

@@ -17,8 +17,10 @@ namespace accel::distributed {
 enum class ReduceOp { Sum, Mean, Max, Min };
 std::string_view to_string(ReduceOp op);
 
-// An issued collective. wait() blocks until its results are in the output tensors and
-// rethrows the collective's error, if any.
+// An issued collective. wait() rethrows the collective's error, if any, and makes its results
+// visible to the caller: on CPU tensors it blocks until they are in the output tensors; on
+// CUDA tensors it orders the caller's current stream after the collective (as PyTorch's NCCL
+// work does), so later GPU work sees them without the host waiting.
 class Work {
  public:
   virtual ~Work() = default;
@@ -33,6 +35,9 @@ class ProcessGroup {
   virtual int size() const = 0;
   // The rank among the processes of this machine (torchrun's LOCAL_RANK).
   virtual int local_rank() const = 0;
+  // Where the tensors this group moves must be: the CPU for MPI, the group's GPU for NCCL.
+  // (The one-process group takes tensors on any device and reports the CPU.)
+  virtual Device device() const = 0;
 
   // In place: every rank's `tensor` becomes the reduction over all ranks.
   virtual std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::Sum) = 0;
@@ -57,6 +62,7 @@ class SingleProcessGroup final : public ProcessGroup {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   int local_rank() const override { return 0; }
+  Device device() const override { return Device(kCPU); }
   std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::Sum) override;
   std::shared_ptr<Work> broadcast(Tensor& tensor, int root = 0) override;
   std::shared_ptr<Work> all_gather(std::vector<Tensor>& outputs, const Tensor& input) override;

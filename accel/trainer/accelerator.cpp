@@ -78,10 +78,16 @@ AutocastScope::AutocastScope(DeviceType device, std::optional<ScalarType> dtype)
 
 Accelerator::Accelerator(AcceleratorConfig config)
     : mixed_precision_(config.mixed_precision.value_or(mixed_precision_from_environment())),
-      process_group_(config.process_group ? std::move(config.process_group)
-                                          : distributed::default_process_group()) {
-  device_ = pick_device(config.device, process_group_->local_rank());
+      process_group_(std::move(config.process_group)) {
+  const int local_rank =
+      process_group_ ? process_group_->local_rank() : distributed::launch_environment().local_rank;
+  device_ = pick_device(config.device, local_rank);
   if (device_.is_cuda()) cuda::check_device(device_, "Accelerator");
+  if (!process_group_) process_group_ = distributed::init_process_group_for(device_);
+  ACCEL_CHECK(!is_distributed() || process_group_->device().type == device_.type, "Accelerator",
+              "this process trains on {} but its process group moves tensors on {}: CPU training "
+              "goes through MPI, GPU training through NCCL",
+              device_, process_group_->device());
   if (mixed_precision_ == MixedPrecision::FP16) grad_scaler_.emplace(config.grad_scaler);
 }
 
@@ -167,11 +173,16 @@ Accelerator::NoSync Accelerator::no_sync(nn::Module& model) const {
   return NoSync(data_parallel(model));
 }
 
+Tensor Accelerator::on_group_device(const Tensor& tensor) const {
+  return tensor.to(process_group_->device()).contiguous();
+}
+
 Tensor Accelerator::gather(const Tensor& tensor) const {
   const Tensor input = tensor.dim() == 0 ? tensor.reshape({1}) : tensor;
-  std::vector<Tensor> parts(static_cast<size_t>(num_processes()));
-  process_group_->all_gather(parts, input)->wait();
-  return parts.size() == 1 ? parts.front() : cat(parts, 0);
+  if (!is_distributed()) return input.clone();
+  std::vector<Tensor> parts;
+  process_group_->all_gather(parts, on_group_device(input))->wait();
+  return cat(parts, 0).to(tensor.device());
 }
 
 Tensor Accelerator::pad_across_processes(const Tensor& tensor, int64_t dim, double value) const {
@@ -180,7 +191,9 @@ Tensor Accelerator::pad_across_processes(const Tensor& tensor, int64_t dim, doub
   const int64_t d = dim < 0 ? dim + tensor.dim() : dim;
   ACCEL_CHECK(d >= 0 && d < tensor.dim(), "Accelerator::pad_across_processes",
               "dim {} out of range for a tensor of {} dimensions", dim, tensor.dim());
-  Tensor size = full({1}, static_cast<double>(tensor.size(d)), kInt64);
+  if (!is_distributed()) return tensor;
+  Tensor size = full({1}, static_cast<double>(tensor.size(d)),
+                     TensorOptions(kInt64).device(process_group_->device()));
   process_group_->all_reduce(size, distributed::ReduceOp::Max)->wait();
   const int64_t largest = size.item<int64_t>();
   if (largest == tensor.size(d)) return tensor;
@@ -190,9 +203,10 @@ Tensor Accelerator::pad_across_processes(const Tensor& tensor, int64_t dim, doub
 }
 
 Tensor Accelerator::reduce(const Tensor& tensor, distributed::ReduceOp op) const {
-  Tensor result = tensor.clone();
+  if (!is_distributed()) return tensor.clone();
+  Tensor result = on_group_device(tensor).clone();
   process_group_->all_reduce(result, op)->wait();
-  return result;
+  return result.to(tensor.device());
 }
 
 void Accelerator::wait_for_everyone() const { process_group_->barrier()->wait(); }

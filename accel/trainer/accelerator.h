@@ -31,8 +31,8 @@ std::string_view to_string(MixedPrecision mode);
 struct AcceleratorConfig {
   // Unset: the environment variable ACCEL_MIXED_PRECISION decides, else no mixed precision.
   std::optional<MixedPrecision> mixed_precision = std::nullopt;
-  // Unset: the process's default group (distributed::init_process_group(): one process unless
-  // launched by mpirun).
+  // Unset: the process's default group (distributed::init_process_group_for(device): one
+  // process unless launched as several; then MPI on the CPU, NCCL on GPUs).
   std::shared_ptr<distributed::ProcessGroup> process_group = nullptr;
   // Unset: ACCEL_DEVICE (auto, cpu or cuda) decides; auto, the default, takes this process's
   // GPU (cuda:LOCAL_RANK, modulo the devices present) when there is one, else the CPU.
@@ -129,6 +129,8 @@ class Accelerator {
 
  private:
   void print_line(const std::string& line) const;
+  // `tensor` where the process group moves tensors, contiguous.
+  Tensor on_group_device(const Tensor& tensor) const;
 
   Device device_;
   MixedPrecision mixed_precision_;

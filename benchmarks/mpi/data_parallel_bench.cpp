@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   const int64_t batch = std::atoll(argv[1]);
   const int steps = std::atoi(argv[2]);
   set_num_threads(1);
-  auto group = distributed::init_process_group();
+  auto group = distributed::init_process_group_for(Device(kCPU));
   manual_seed(1);
   auto model = bench::small_cnn<bench::Accel>();
   std::optional<distributed::DistributedDataParallel> ddp;

@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "accel/core/cuda.h"
 #include "accel/distributed/init_process_group.h"
 #include "accel/distributed/mpi_process_group.h"
 #include "support/expect_error.h"
@@ -137,14 +138,18 @@ TEST(ProcessGroupChoice, FollowsTheLaunch) {
   const LaunchEnvironment alone;
   EXPECT_EQ(new_process_group(Backend::Auto, alone)->size(), 1);
   LaunchEnvironment torchrun{.launcher = Launcher::Torchrun, .rank = 0, .world_size = 2};
-  expect_error_containing([&] { new_process_group(Backend::Auto, torchrun); },
+  expect_error_containing([&] { new_process_group(Backend::Mpi, torchrun); },
                           "the MPI backend needs processes started by mpirun");
   expect_error_containing([&] { new_process_group(Backend::Single, torchrun); },
                           "the single-process backend cannot serve a launch of 2 processes");
   if (!mpi_is_compiled()) {
     LaunchEnvironment mpirun{.launcher = Launcher::Mpi, .rank = 0, .world_size = 2};
-    expect_error_containing([&] { new_process_group(Backend::Auto, mpirun); },
+    expect_error_containing([&] { new_process_group(Backend::Mpi, mpirun); },
                             "this build of accel has no MPI backend");
+  }
+  if (!cuda::is_available()) {
+    expect_error_containing([&] { new_process_group(Backend::Nccl, torchrun); },
+                            "the NCCL backend needs a CUDA device");
   }
 }
 

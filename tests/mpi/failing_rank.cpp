@@ -15,7 +15,7 @@ using namespace accel;
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  auto group = distributed::init_process_group();
+  auto group = distributed::init_process_group(distributed::Backend::Mpi);
   Tensor t = ones({1000});
   group->all_reduce(t)->wait();  // both ranks are up
   if (group->rank() == 1) {

@@ -133,6 +133,7 @@ class MpiProcessGroup final : public ProcessGroup {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const override { return local_rank_; }
+  Device device() const override { return Device(kCPU); }
 
   std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op) override {
     const char* name = "ProcessGroup::all_reduce";
