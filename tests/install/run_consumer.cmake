@@ -38,5 +38,7 @@ else()
 endif()
 
 run(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/consumer -B ${consumer_build} ${configure_args})
-run(${CMAKE_COMMAND} --build ${consumer_build})
+# As parallel as the outer build: the subproject compiles all of accel again.
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+run(${CMAKE_COMMAND} --build ${consumer_build} --parallel ${cores})
 run(${consumer_build}/consumer)
