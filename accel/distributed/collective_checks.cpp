@@ -2,6 +2,9 @@
 #include "accel/distributed/collective_checks.h"
 
 #include "accel/base/error.h"
+#include "accel/core/autograd/grad_mode.h"
+#include "accel/core/factories.h"
+#include "accel/core/ops.h"
 
 namespace accel::distributed {
 
@@ -51,6 +54,20 @@ void check_scatter_inputs(const Tensor& output, const std::vector<Tensor>& input
                 "inputs[{}] is on {} but the output is on {}", r, inputs[r].device(),
                 output.device());
   }
+}
+
+Tensor gather_destination(const Tensor& input, int size, std::vector<Tensor>& outputs) {
+  std::vector<int64_t> sizes{size};
+  sizes.insert(sizes.end(), input.sizes().begin(), input.sizes().end());
+  Tensor gathered = empty(sizes, input.options());
+  outputs.clear();
+  for (int r = 0; r < size; ++r) outputs.push_back(gathered.select(0, r));
+  return gathered;
+}
+
+Tensor packed_scatter_inputs(const std::vector<Tensor>& inputs) {
+  NoGradGuard no_grad;
+  return cat(inputs, 0);
 }
 
 }  // namespace accel::distributed

@@ -14,7 +14,9 @@
 namespace accel {
 namespace {
 
+using testing::DropoutModel;
 using testing::expect_error_containing;
+using testing::SaveAtStep;
 
 distributed::ProcessGroup& group() { return *distributed::default_process_group(); }
 
@@ -140,29 +142,6 @@ TEST(TrainerAcrossProcesses, CheckpointsAreWrittenOnceAndFailuresSeenEverywhere)
   expect_error_containing([&] { trainer.save_checkpoint(file + "/checkpoint"); },
                           group().rank() == 0 ? "" : "rank 0 failed to write the files");
 }
-
-struct DropoutModelImpl : nn::Module {
-  nn::Sequential body{nn::Linear(4, 16), nn::ReLU(), nn::Dropout(0.3), nn::Linear(16, 1)};
-  DropoutModelImpl() { register_module("body", body); }
-  Tensor forward(const Tensor& x) override { return body->forward(x); }
-};
-ACCEL_MODULE(DropoutModel);
-
-class SaveAtStep : public Callback {
- public:
-  SaveAtStep(int64_t global_step, std::string dir) : step_(global_step), dir_(std::move(dir)) {}
-  void on_train_step_start(Trainer& trainer) override {
-    if (!saved_ && trainer.global_step() == step_) {
-      trainer.save_training_state(dir_);
-      saved_ = true;
-    }
-  }
-
- private:
-  int64_t step_;
-  std::string dir_;
-  bool saved_ = false;
-};
 
 Result dropout_run(uint64_t init_seed, std::shared_ptr<Callback> callback,
                    std::optional<std::string> resume_from) {

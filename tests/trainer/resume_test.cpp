@@ -12,31 +12,9 @@
 namespace accel {
 namespace {
 
+using testing::DropoutModel;
 using testing::expect_error_containing;
-
-struct DropoutModelImpl : nn::Module {
-  nn::Sequential body{nn::Linear(4, 16), nn::ReLU(), nn::Dropout(0.3), nn::Linear(16, 1)};
-  DropoutModelImpl() { register_module("body", body); }
-  Tensor forward(const Tensor& x) override { return body->forward(x); }
-};
-ACCEL_MODULE(DropoutModel);
-
-// Saves a training state once, at the start of the train step after `global_step` updates.
-class SaveAtStep : public Callback {
- public:
-  SaveAtStep(int64_t global_step, std::string dir) : step_(global_step), dir_(std::move(dir)) {}
-  void on_train_step_start(Trainer& trainer) override {
-    if (!saved_ && trainer.global_step() == step_) {
-      trainer.save_training_state(dir_);
-      saved_ = true;
-    }
-  }
-
- private:
-  int64_t step_;
-  std::string dir_;
-  bool saved_ = false;
-};
+using testing::SaveAtStep;
 
 // Saves a training state at the end of epoch `epoch` (counting from 1).
 class SaveAtEpochEnd : public Callback {

@@ -1,5 +1,6 @@
 // Shared fixtures of the Trainer tests: a small regression problem (y = x·w + b + noise) in
-// float64, a linear model and optimizer over it, and a trainer without console callbacks.
+// float64, a linear model and optimizer over it, a model with dropout, and a callback that
+// saves a training state at a given step.
 #pragma once
 
 #include <memory>
@@ -58,5 +59,30 @@ inline std::string temp_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   return dir;
 }
+
+// A small regression model with dropout, so that a resumed run must restore the random state.
+struct DropoutModelImpl : nn::Module {
+  nn::Sequential body{nn::Linear(4, 16), nn::ReLU(), nn::Dropout(0.3), nn::Linear(16, 1)};
+  DropoutModelImpl() { register_module("body", body); }
+  Tensor forward(const Tensor& x) override { return body->forward(x); }
+};
+ACCEL_MODULE(DropoutModel);
+
+// Saves a training state once, at the start of the train step after `global_step` updates.
+class SaveAtStep : public Callback {
+ public:
+  SaveAtStep(int64_t global_step, std::string dir) : step_(global_step), dir_(std::move(dir)) {}
+  void on_train_step_start(Trainer& trainer) override {
+    if (!saved_ && trainer.global_step() == step_) {
+      trainer.save_training_state(dir_);
+      saved_ = true;
+    }
+  }
+
+ private:
+  int64_t step_;
+  std::string dir_;
+  bool saved_ = false;
+};
 
 }  // namespace accel::testing

@@ -197,11 +197,7 @@ class NcclProcessGroup final : public ProcessGroup,
     const char* name = "ProcessGroup::all_gather";
     check_tensor(input, name, "input");
     check_same_input_everywhere(input, name);
-    std::vector<int64_t> gathered_sizes{size_};
-    gathered_sizes.insert(gathered_sizes.end(), input.sizes().begin(), input.sizes().end());
-    Tensor gathered = empty(gathered_sizes, input.options());
-    outputs.clear();
-    for (int r = 0; r < size_; ++r) outputs.push_back(gathered.select(0, r));
+    const Tensor gathered = gather_destination(input, size_, outputs);
     return issue(name, {input, gathered}, false, [&](cudaStream_t stream) {
       ACCEL_NCCL_CHECK(nccl_.ncclAllGather(input.data_ptr(), gathered.data_ptr(), count(input),
                                            nccl_datatype(input.dtype()), comm_, stream),
@@ -215,11 +211,8 @@ class NcclProcessGroup final : public ProcessGroup,
     check_scatter_inputs(output, inputs, size_, name);
     check_tensor(output, name, "output");
     check_reduce_op(op, output.dtype(), name);
-    Tensor packed;
-    {
-      NoGradGuard no_grad;
-      packed = cat(inputs, 0);  // on the caller's stream, which the collective waits for
-    }
+    const Tensor packed =
+        packed_scatter_inputs(inputs);  // on the caller's stream, which the collective waits for
     return issue(name, {output, packed}, false, [&](cudaStream_t stream) {
       ACCEL_NCCL_CHECK(nccl_.ncclReduceScatter(packed.data_ptr(), output.data_ptr(), count(output),
                                                nccl_datatype(output.dtype()),

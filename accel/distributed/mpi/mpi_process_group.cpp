@@ -163,11 +163,7 @@ class MpiProcessGroup final : public ProcessGroup {
     const char* name = "ProcessGroup::all_gather";
     check_tensor(input, name, "input");
     const int count = element_count(input, name);
-    std::vector<int64_t> gathered_sizes{size_};
-    gathered_sizes.insert(gathered_sizes.end(), input.sizes().begin(), input.sizes().end());
-    Tensor gathered = empty(gathered_sizes, input.options());
-    outputs.clear();
-    for (int r = 0; r < size_; ++r) outputs.push_back(gathered.select(0, r));
+    const Tensor gathered = gather_destination(input, size_, outputs);
     return worker_.submit(name, [=, this] {
       check_same_input_everywhere(input, name);
       const MPI_Datatype type = mpi_datatype(input.dtype());
@@ -184,11 +180,7 @@ class MpiProcessGroup final : public ProcessGroup {
     check_tensor(output, name, "output");
     check_reduce_op(op, output.dtype(), name);
     const int count = element_count(output, name);
-    Tensor packed;
-    {
-      NoGradGuard no_grad;
-      packed = cat(inputs, 0);
-    }
+    const Tensor packed = packed_scatter_inputs(inputs);
     return worker_.submit(name, [=, this] {
       mpi::check(
           MPI_Reduce_scatter_block(packed.data_ptr(), output.data_ptr(), count,
