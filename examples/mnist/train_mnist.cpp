@@ -178,7 +178,7 @@ int run(const Flags& flags) {
     model = CNN().ptr();
     loss = nn::CrossEntropyLoss();
   }
-  if (flags.verbose && distributed::get_rank() == 0)
+  if (flags.verbose && distributed::launch_environment().rank == 0)
     std::cout << *model << "\n" << nn::summary(*model);
   auto optimizer = make_optimizer(flags, *model);
   auto throughput = std::make_shared<TrainThroughput>();
