@@ -40,16 +40,6 @@ Tensor values(ScalarType dtype, int64_t n = 7) {
 
 bool is_floating(ScalarType dtype) { return is_floating_point(dtype); }
 
-// Where there is no GPU (or no CUDA in the build) asking for the backend says why it cannot be.
-TEST(NcclProcessGroup, WithoutADeviceIsAClearError) {
-  if (cuda::is_available()) GTEST_SKIP() << "this machine has a CUDA device";
-  expect_error_containing([] { new_nccl_process_group(LaunchEnvironment{}, kGpu); },
-                          "distributed::new_nccl_process_group");
-  expect_error_containing([] { new_process_group(Backend::Nccl, LaunchEnvironment{}); },
-                          "the NCCL backend needs a CUDA device, but this");
-  EXPECT_EQ(nccl_is_compiled(), cuda::is_compiled());
-}
-
 TEST(NcclProcessGroup, IsOneProcessOnTheGivenDevice) {
   ACCEL_REQUIRE_CUDA();
   EXPECT_TRUE(nccl_is_compiled());

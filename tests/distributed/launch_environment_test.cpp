@@ -1,5 +1,6 @@
 // The launchers' variables: mpirun (OpenMPI, MPICH), torchrun, none, and every way they can be
-// wrong (missing, not a number, out of range, contradicting each other).
+// wrong (missing, not a number, out of range, contradicting each other), and the backend a
+// launch gets or the reason it cannot have the one asked for.
 #include "accel/distributed/launch_environment.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include "accel/core/cuda.h"
 #include "accel/distributed/init_process_group.h"
 #include "accel/distributed/mpi_process_group.h"
+#include "accel/distributed/nccl_process_group.h"
 #include "support/expect_error.h"
 
 namespace accel::distributed {
@@ -151,6 +153,16 @@ TEST(ProcessGroupChoice, FollowsTheLaunch) {
     expect_error_containing([&] { new_process_group(Backend::Nccl, torchrun); },
                             "the NCCL backend needs a CUDA device");
   }
+}
+
+// Where there is no GPU (or no CUDA in the build) asking for NCCL says why it cannot be.
+TEST(ProcessGroupChoice, NcclWithoutADeviceIsAClearError) {
+  if (cuda::is_available()) GTEST_SKIP() << "this machine has a CUDA device";
+  expect_error_containing([] { new_nccl_process_group(LaunchEnvironment{}, Device(kCUDA, 0)); },
+                          "distributed::new_nccl_process_group");
+  expect_error_containing([] { new_process_group(Backend::Nccl, LaunchEnvironment{}); },
+                          "the NCCL backend needs a CUDA device, but this");
+  EXPECT_EQ(nccl_is_compiled(), cuda::is_compiled());
 }
 
 }  // namespace
