@@ -1,4 +1,5 @@
-// The collective worker's queue and the Work handles it completes.
+// The collective worker's queue, the Work handles it completes, and the hand-over of the next
+// collective to a caller that waits for it.
 #include "accel/distributed/collective_worker.h"
 
 #include <fmt/format.h>
@@ -6,27 +7,59 @@
 #include <exception>
 
 namespace accel::distributed {
+namespace {
+
+std::string timeout_message(const std::string& name, std::chrono::milliseconds timeout) {
+  return fmt::format(
+      "{} did not complete within {} ms: another process has stopped or issued different "
+      "collectives",
+      name, timeout.count());
+}
+
+}  // namespace
 
 // One queued collective and its completion, shared by the queue and its Work handle.
 struct CollectiveWorker::Task final : public Work {
   std::string name;
   std::function<void()> run;
-  std::chrono::milliseconds timeout{};
-  const TimeoutHandler* on_timeout = nullptr;
+  CollectiveWorker* worker = nullptr;
+  std::chrono::milliseconds timeout{};  // the worker's, copied: read after the worker may be gone
 
   mutable std::mutex mutex;
   std::condition_variable done_changed;
   bool done = false;
   std::exception_ptr error;
 
+  // Runs the collective and completes the handle; what `run` captured is released first.
+  void execute() {
+    std::exception_ptr failure;
+    try {
+      run();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    run = nullptr;
+    {
+      std::lock_guard lock(mutex);
+      done = true;
+      error = std::move(failure);
+    }
+    done_changed.notify_all();
+  }
+
   void wait() override {
     std::unique_lock lock(mutex);
+    // While this task is not done its worker exists: the worker cannot finish it, nor stop,
+    // while `mutex` is held.
+    if (!done && worker->claim_for_caller(*this)) {
+      lock.unlock();
+      execute();
+      worker->caller_finished();
+      lock.lock();
+    }
     if (!done_changed.wait_for(lock, timeout, [&] { return done; })) {
       lock.unlock();
-      (*on_timeout)(
-          fmt::format("{} did not complete within {} ms: another process has stopped "
-                      "or issued different collectives",
-                      name, timeout.count()));
+      worker->on_timeout_(timeout_message(name, timeout));
       lock.lock();
       done_changed.wait(lock, [&] { return done; });
     }
@@ -36,15 +69,6 @@ struct CollectiveWorker::Task final : public Work {
   bool is_completed() const override {
     std::lock_guard lock(mutex);
     return done;
-  }
-
-  void finish(std::exception_ptr failure) {
-    {
-      std::lock_guard lock(mutex);
-      done = true;
-      error = std::move(failure);
-    }
-    done_changed.notify_all();
   }
 };
 
@@ -64,8 +88,8 @@ std::shared_ptr<Work> CollectiveWorker::submit(std::string name, std::function<v
   auto task = std::make_shared<Task>();
   task->name = std::move(name);
   task->run = std::move(run);
+  task->worker = this;
   task->timeout = timeout_;
-  task->on_timeout = &on_timeout_;
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(task);
@@ -74,24 +98,59 @@ std::shared_ptr<Work> CollectiveWorker::submit(std::string name, std::function<v
   return task;
 }
 
+bool CollectiveWorker::claim_for_caller(const Task& task) {
+  std::lock_guard lock(mutex_);
+  if (running_ || queue_.empty() || queue_.front().get() != &task) return false;
+  queue_.pop_front();  // the caller holds the handle
+  running_ = true;
+  running_on_caller_ = true;
+  caller_deadline_ = std::chrono::steady_clock::now() + timeout_;
+  caller_task_name_ = task.name;
+  ++caller_claims_;
+  return true;
+}
+
+void CollectiveWorker::caller_finished() {
+  bool wake_worker = false;
+  {
+    std::lock_guard lock(mutex_);
+    running_ = false;
+    running_on_caller_ = false;
+    // The worker sleeps until the deadline unless it has something to do now.
+    wake_worker = !queue_.empty() || stopping_ || reported_claim_ == caller_claims_;
+  }
+  if (wake_worker) wake_.notify_one();
+}
+
 void CollectiveWorker::loop() {
+  std::unique_lock lock(mutex_);
   while (true) {
-    std::shared_ptr<Task> task;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to run
-      task = std::move(queue_.front());
+    if (running_on_caller_) {  // watch the caller's collective for the timeout
+      if (reported_claim_ == caller_claims_) {
+        wake_.wait(lock);
+      } else if (std::chrono::steady_clock::now() < caller_deadline_) {
+        wake_.wait_until(lock, caller_deadline_);
+      } else {
+        reported_claim_ = caller_claims_;
+        const std::string message = timeout_message(caller_task_name_, timeout_);
+        lock.unlock();
+        on_timeout_(message);
+        lock.lock();
+      }
+    } else if (!queue_.empty()) {
+      std::shared_ptr<Task> task = std::move(queue_.front());
       queue_.pop_front();
+      running_ = true;
+      lock.unlock();
+      task->execute();
+      task.reset();
+      lock.lock();
+      running_ = false;
+    } else if (stopping_) {
+      return;
+    } else {
+      wake_.wait(lock);
     }
-    std::exception_ptr failure;
-    try {
-      task->run();
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    task->run = nullptr;  // releases the tensors it captured before anyone sees it done
-    task->finish(failure);
   }
 }
 

@@ -1,4 +1,5 @@
-// The collective worker: issue order, completion without the caller, errors carried to wait(),
+// The collective worker: issue order, completion without the caller, a waiting caller running
+// the next collective itself (in order, still under the timeout), errors carried to wait(),
 // captured tensors released once run, the timeout handler, and draining at destruction.
 #include "accel/distributed/collective_worker.h"
 
@@ -32,6 +33,39 @@ TEST(CollectiveWorker, RunsInIssueOrderAndCompletesOnItsOwn) {
   EXPECT_EQ(order, expected);
 }
 
+// Submitting and waiting at once, as a blocking all_reduce does: the caller usually takes the
+// collective before the worker thread wakes, and runs it without a hand-off.
+TEST(CollectiveWorker, AWaitingCallerRunsTheNextCollectiveItself) {
+  CollectiveWorker worker(10s, fail_test_on_timeout());
+  const std::thread::id caller = std::this_thread::get_id();
+  int on_caller = 0;
+  for (int i = 0; i < 1000; ++i) {
+    worker.submit("step", [&] { on_caller += std::this_thread::get_id() == caller; })->wait();
+  }
+  EXPECT_GT(on_caller, 0);
+}
+
+// A caller never runs a collective before those issued earlier have finished on the worker.
+TEST(CollectiveWorker, AWaitingCallerKeepsTheIssueOrder) {
+  CollectiveWorker worker(10s, fail_test_on_timeout());
+  std::atomic<bool> release{false};
+  std::atomic<bool> first_done{false};
+  auto first = worker.submit("first", [&] {
+    while (!release) std::this_thread::sleep_for(1ms);
+    first_done = true;
+  });
+  bool second_saw_first_done = false;
+  auto second = worker.submit("second", [&] { second_saw_first_done = first_done; });
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(20ms);
+    release = true;
+  });
+  second->wait();
+  releaser.join();
+  EXPECT_TRUE(second_saw_first_done);
+  EXPECT_TRUE(first->is_completed());
+}
+
 TEST(CollectiveWorker, WaitRethrowsTheError) {
   CollectiveWorker worker(10s, fail_test_on_timeout());
   auto failed =
@@ -63,6 +97,31 @@ TEST(CollectiveWorker, CallsTheTimeoutHandlerThenKeepsWaiting) {
   });
   work->wait();
   EXPECT_NE(timeout_message.find("ProcessGroup::barrier did not complete within 20 ms"),
+            std::string::npos)
+      << timeout_message;
+}
+
+// When the waiting caller runs the stuck collective itself, the worker thread reports it.
+TEST(CollectiveWorker, ReportsATimeoutOfACollectiveTheCallerRuns) {
+  std::atomic<bool> release{false};
+  std::string timeout_message;
+  CollectiveWorker worker(20ms, [&](const std::string& message) {
+    timeout_message = message;
+    release = true;
+  });
+  const std::thread::id caller = std::this_thread::get_id();
+  bool ran_on_caller = false;
+  for (int attempt = 0; attempt < 100 && !ran_on_caller; ++attempt) {
+    worker
+        .submit("ProcessGroup::all_reduce",
+                [&] {
+                  ran_on_caller = std::this_thread::get_id() == caller;
+                  while (ran_on_caller && !release) std::this_thread::sleep_for(1ms);
+                })
+        ->wait();
+  }
+  ASSERT_TRUE(ran_on_caller);
+  EXPECT_NE(timeout_message.find("ProcessGroup::all_reduce did not complete within 20 ms"),
             std::string::npos)
       << timeout_message;
 }
