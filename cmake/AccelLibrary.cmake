@@ -14,6 +14,11 @@ target_include_directories(accel PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
 target_link_libraries(accel PUBLIC fmt::fmt Threads::Threads OpenMP::OpenMP_CXX
                             PRIVATE Eigen3::Eigen ZLIB::ZLIB nlohmann_json::nlohmann_json)
 target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+# accel never enables floating-point traps and never reads errno after a math call. Saying so
+# lets the compiler evaluate both sides of a select (a loop-invariant option such as Nesterov
+# or weight decay in an optimizer update) and vectorize the loop; no result changes (these are
+# not -ffast-math's value-changing options).
+target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno -fno-trapping-math>)
 if(ACCEL_NATIVE)
   target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()
