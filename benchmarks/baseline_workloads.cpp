@@ -84,7 +84,8 @@ void loop_add(benchmark::State& state, int64_t numel) {
 }  // namespace
 
 void bench::register_baselines() {
-  add_benchmark(kAddMedium, kLoop, Clock::CallingThreadCpu, loop_add, int64_t{32 * 128});
+  for (const AddShape& shape : kAddShapes)
+    add_benchmark(shape.name, kLoop, Clock::CallingThreadCpu, loop_add, shape.numel);
   for (const GemmShape& shape : kGemmShapes)
     add_benchmark(shape.name, kEigen, Clock::WallWhenThreaded, eigen_gemm, shape);
   for (const LinearShape& shape : kLinearShapes)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "epochs.h"
 #include "workloads.h"
 
 namespace {
@@ -47,6 +48,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 
   void print_summary() const {
     fmt::print("\nSummary (accel vs each other implementation, same run)\n");
+#ifdef ACCEL_BENCH_WITH_LIBTORCH
+    fmt::print("libtorch: LibTorch {}\n", bench::libtorch_version());
+#endif
     for (const auto& [key, impls] : figures_) {
       auto accel = impls.find(bench::kAccel);
       if (accel == impls.end()) continue;
