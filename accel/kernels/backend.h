@@ -190,6 +190,17 @@ struct Backend {
   // read from; entries that read padding are dropped.
   void (*col2im)(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* columns,
                  void* images, const Stream& stream);
+  // A backend may also convolve one image at a time (null where it does not; one group only):
+  // out [batch, out_channels, out_h, out_w] = weight [out_channels, channels * taps] times each
+  // image's columns, plus bias [out_channels] when not null.
+  void (*conv2d)(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
+                 const void* images, const void* weight, const void* bias, void* out,
+                 const Stream& stream);
+  // ... and its input gradient: grad_images (overwritten) = col2im(weightᵀ times each image's
+  // grad [out_channels, out_h, out_w]).
+  void (*conv2d_input_grad)(ScalarType dtype, const ConvGeometry& g, int64_t batch,
+                            int64_t out_channels, const void* grad, const void* weight,
+                            void* grad_images, const Stream& stream);
 
   // ---- 2-D pooling over contiguous [planes, H, W] (pooling.h) ----
   // out = the maximum over each window (NaN wins), indices = where it was (flat h * W + w).

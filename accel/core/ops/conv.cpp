@@ -2,7 +2,10 @@
 // columns (im2col) and multiplies each group's weight matrix into them; the backward is the
 // two transposed products, folding grad columns back into the input with col2im. Columns hold
 // every image side by side, so each product is one large GEMM over the whole batch rather than
-// one small GEMM per image. conv1d is conv2d on a unit-height image.
+// one small GEMM per image — except where the backend convolves one image at a time (the CPU,
+// one group): there the forward and the input gradient keep each image's columns in cache and
+// need no transpose, and only the weight gradient, a sum over the batch, stays one product.
+// conv1d is conv2d on a unit-height image.
 #include "accel/core/conv.h"
 
 #include <array>
@@ -167,10 +170,20 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
   Tensor out;
   {
     InnerOpsGuard inner(input.device());
-    out = swap_batch_and_channels(
-        matmul(weight_matrices(weight, p.groups, compute), columns(input, g, p.groups, compute))
-            .view({out_channels, n, g.out_h, g.out_w}));
-    if (bias.defined()) out.add_(bias.to(compute).view({1, out_channels, 1, 1}));
+    const Backend& kernels = backend(input.device());
+    if (p.groups == 1 && kernels.conv2d != nullptr) {
+      const Tensor x = input.to(compute).contiguous(), w = weight.to(compute).contiguous();
+      const Tensor b = bias.defined() ? bias.to(compute).contiguous() : Tensor();
+      out = empty({n, out_channels, g.out_h, g.out_w}, x.options());
+      kernels.conv2d(compute, g, n, out_channels, x.data_ptr(), w.data_ptr(),
+                     b.defined() ? b.data_ptr() : nullptr, out.data_ptr(),
+                     current_stream(x.device()));
+    } else {
+      out = swap_batch_and_channels(
+          matmul(weight_matrices(weight, p.groups, compute), columns(input, g, p.groups, compute))
+              .view({out_channels, n, g.out_h, g.out_w}));
+      if (bias.defined()) out.add_(bias.to(compute).view({1, out_channels, 1, 1}));
+    }
     out = out.to(dtype);
   }
   if (!autograd::should_record(input, weight, bias)) return out;
@@ -185,15 +198,26 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
         InnerOpsGuard inner(grad.device());
         if (in.needs(2)) in[2] = grad.sum({0, 2, 3});
         if (!in.needs(0) && !in.needs(1)) return;
-        const Tensor grad_rows = swap_batch_and_channels(grad.to(compute))
-                                     .view({groups, grad.size(1) / groups, n * g.out_h * g.out_w});
-        if (in.needs(0)) {
+        const Backend& kernels = backend(grad.device());
+        const bool per_image = groups == 1 && kernels.conv2d_input_grad != nullptr;
+        Tensor grad_rows;  // [groups, C_out / groups, N * out_h * out_w], for the batch products
+        if (in.needs(1) || !per_image) {
+          grad_rows = swap_batch_and_channels(grad.to(compute))
+                          .view({groups, grad.size(1) / groups, n * g.out_h * g.out_w});
+        }
+        if (in.needs(0) && per_image) {
+          const Tensor grad_c = grad.to(compute).contiguous();
+          const Tensor w = sw.get().to(compute).contiguous();
+          Tensor grad_input = empty(input_sizes, grad_c.options());
+          kernels.conv2d_input_grad(compute, g, n, grad.size(1), grad_c.data_ptr(), w.data_ptr(),
+                                    grad_input.data_ptr(), current_stream(grad.device()));
+          in[0] = grad_input.to(dtype);
+        } else if (in.needs(0)) {
           const Tensor grad_cols =
               matmul(weight_matrices(sw.get(), groups, compute).transpose(-1, -2), grad_rows);
           Tensor grad_input = empty(input_sizes, grad_rows.options());
-          backend(grad_cols.device())
-              .col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr(),
-                      current_stream(grad_cols.device()));
+          kernels.col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr(),
+                         current_stream(grad_cols.device()));
           in[0] = grad_input.to(dtype);
         }
         if (in.needs(1)) {

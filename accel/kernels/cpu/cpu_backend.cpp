@@ -5,6 +5,7 @@
 
 #include "accel/kernels/cpu/allclose.h"
 #include "accel/kernels/cpu/binary.h"
+#include "accel/kernels/cpu/conv2d.h"
 #include "accel/kernels/cpu/copy.h"
 #include "accel/kernels/cpu/cross_entropy.h"
 #include "accel/kernels/cpu/gemm.h"
@@ -66,6 +67,8 @@ constinit const Backend kCpuBackend = {
     .gemm_takes_16bit_floats = false,
     .im2col = WithoutStream<&cpu::im2col>::call,
     .col2im = WithoutStream<&cpu::col2im>::call,
+    .conv2d = WithoutStream<&cpu::conv2d>::call,
+    .conv2d_input_grad = WithoutStream<&cpu::conv2d_input_grad>::call,
     .max_pool2d = WithoutStream<&cpu::max_pool2d>::call,
     .max_pool2d_backward = WithoutStream<&cpu::max_pool2d_backward>::call,
     .avg_pool2d = WithoutStream<&cpu::avg_pool2d>::call,

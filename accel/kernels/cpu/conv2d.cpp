@@ -1,0 +1,82 @@
+// Convolution one image at a time (see conv2d.h). Images are independent, so threads take
+// whole images and every output element is computed the same way whatever the thread count.
+#include "accel/kernels/cpu/conv2d.h"
+
+#include <vector>
+
+#include "accel/base/error.h"
+#include "accel/kernels/cpu/gemm.h"
+#include "accel/kernels/cpu/im2col.h"
+#include "accel/kernels/cpu/parallel.h"
+
+namespace accel::cpu {
+
+namespace {
+
+// The sizes the per-image product uses: rows of the unfolded image (channels x taps) and
+// output positions.
+struct ImageProduct {
+  int64_t depth, positions, image_size;
+  explicit ImageProduct(const ConvGeometry& g)
+      : depth(g.channels * g.kernel_h * g.kernel_w),
+        positions(g.out_h * g.out_w),
+        image_size(g.channels * g.height * g.width) {}
+};
+
+// Calls f(image, columns) for every image, threads taking whole images; `columns` is a buffer
+// of depth x positions elements of T owned by the calling thread.
+template <typename T, typename F>
+void for_each_image(const ImageProduct& s, int64_t batch, F&& f) {
+  parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+    std::vector<T> columns(static_cast<size_t>(s.depth * s.positions));
+    for (int64_t n = begin; n < end; ++n) f(n, columns.data());
+  });
+}
+
+// Calls f.template operator()<T>() for float32 (float) or float64 (double).
+template <typename F>
+void dispatch_float_or_double(ScalarType dtype, const char* op, F&& f) {
+  if (dtype == kFloat32) {
+    f.template operator()<float>();
+  } else {
+    ACCEL_CHECK(dtype == kFloat64, op, "expected float32 or float64, got {}", dtype);
+    f.template operator()<double>();
+  }
+}
+
+}  // namespace
+
+void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
+            const void* images, const void* weight, const void* bias, void* out) {
+  dispatch_float_or_double(dtype, "conv2d", [&]<typename T>() {
+    const ImageProduct s(g);
+    const MatrixOperand weights{weight, s.depth, 1, {}};
+    for_each_image<T>(s, batch, [&](int64_t n, T* columns) {
+      im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns);
+      T* o = static_cast<T*>(out) + n * out_channels * s.positions;
+      gemm(dtype, {}, out_channels, s.depth, s.positions, weights,
+           MatrixOperand{columns, s.positions, 1, {}}, o);
+      if (bias == nullptr) return;
+      for (int64_t c = 0; c < out_channels; ++c) {
+        const T b = static_cast<const T*>(bias)[c];
+        for (int64_t p = 0; p < s.positions; ++p) o[c * s.positions + p] += b;
+      }
+    });
+  });
+}
+
+void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
+                       const void* grad, const void* weight, void* grad_images) {
+  dispatch_float_or_double(dtype, "conv2d_input_grad", [&]<typename T>() {
+    const ImageProduct s(g);
+    const MatrixOperand weights_transposed{weight, 1, s.depth, {}};
+    for_each_image<T>(s, batch, [&](int64_t n, T* columns) {
+      const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
+      gemm(dtype, {}, s.depth, out_channels, s.positions, weights_transposed,
+           MatrixOperand{grad_image, s.positions, 1, {}}, columns);
+      col2im(dtype, g, 1, columns, static_cast<T*>(grad_images) + n * s.image_size);
+    });
+  });
+}
+
+}  // namespace accel::cpu
