@@ -201,6 +201,12 @@ struct Backend {
   void (*conv2d_input_grad)(ScalarType dtype, const ConvGeometry& g, int64_t batch,
                             int64_t out_channels, const void* grad, const void* weight,
                             void* grad_images, const Stream& stream);
+  // ... and its weight gradient: grad_weight [out_channels, channels * taps] (overwritten) = the
+  // sum over images of grad times the image's columns transposed, bit-identical for any thread
+  // count.
+  void (*conv2d_weight_grad)(ScalarType dtype, const ConvGeometry& g, int64_t batch,
+                             int64_t out_channels, const void* images, const void* grad,
+                             void* grad_weight, const Stream& stream);
 
   // ---- 2-D pooling over contiguous [planes, H, W] (pooling.h) ----
   // out = the maximum over each window (NaN wins), indices = where it was (flat h * W + w).

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "accel/accel.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
+
+using testing::ThreadCount;
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -18,15 +21,6 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 // Restores the thread count a test changes.
-class ThreadCountGuard {
- public:
-  ThreadCountGuard() : previous_(get_num_threads()) {}
-  ~ThreadCountGuard() { set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
-
 Tensor counting(IntArrayRef sizes, ScalarType dtype = kFloat32) {
   return (arange(product(sizes), kFloat64).reshape(sizes) * 0.01 - 1).to(dtype);
 }
@@ -123,7 +117,7 @@ TEST(Matmul, TransposedAndStridedOperandsMatchContiguousOnes) {
 
 // Large products are tiled by shape, never by thread count (see kernels/cpu/gemm.cpp).
 TEST(Matmul, ResultsDoNotDependOnTheThreadCount) {
-  ThreadCountGuard restore;
+  ThreadCount restore(get_num_threads());
   const Tensor a = counting({300, 1024}).sin();
   const Tensor b = counting({1024, 520}).cos();
   const Tensor batch_a = counting({64, 8, 16}).sin();

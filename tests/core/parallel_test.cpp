@@ -12,18 +12,12 @@
 
 #include "accel/accel.h"
 #include "accel/kernels/cpu/thread_count_from_environment.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
 
-class ThreadCount {
- public:
-  explicit ThreadCount(int n) : previous_(get_num_threads()) { set_num_threads(n); }
-  ~ThreadCount() { set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
+using testing::ThreadCount;
 
 TEST(Parallel, SetAndGetNumThreads) {
   const int before = get_num_threads();

@@ -7,9 +7,12 @@
 #include <functional>
 
 #include "accel/accel.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
+
+using testing::ThreadCount;
 
 // Values in [-4, 4) from a fixed linear congruential sequence: the same on every run.
 Tensor filled(IntArrayRef sizes, uint64_t seed) {
@@ -27,15 +30,6 @@ bool same_bits(const Tensor& a, const Tensor& b) {
   return a.dtype() == b.dtype() && a.sizes() == b.sizes() && a.is_contiguous() &&
          b.is_contiguous() && std::memcmp(a.data_ptr(), b.data_ptr(), a.nbytes()) == 0;
 }
-
-class ThreadCount {
- public:
-  explicit ThreadCount(int n) : previous_(get_num_threads()) { set_num_threads(n); }
-  ~ThreadCount() { set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
 
 void expect_thread_independent(const std::function<Tensor()>& f) {
   Tensor one, two;

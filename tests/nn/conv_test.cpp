@@ -1,10 +1,12 @@
 // Convolution tests: F::conv1d / conv2d / conv_transpose2d and their layers against PyTorch
 // fixtures (tests/reference/cases_nn_conv.py) through the op harness, default initialization,
-// skipped input gradients, and the errors for mis-shaped inputs and bad options.
+// skipped input gradients, results independent of the thread count, and the errors for
+// mis-shaped inputs and bad options.
 #include <cmath>
 
 #include "support/expect_error.h"
 #include "support/op_harness.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
@@ -177,6 +179,25 @@ TEST(Conv2d, SkipsGradientsNobodyAsksFor) {
   EXPECT_FALSE(x.grad().defined());
   EXPECT_TRUE(conv->weight.grad().defined());
   EXPECT_TRUE(conv->bias.grad().defined());
+}
+
+// The CPU convolves one image at a time and sums the weight gradient over runs of images fixed
+// by the machine: outputs and gradients are the same bits at any thread count.
+TEST(Conv2d, ResultsDoNotDependOnTheThreadCount) {
+  manual_seed(3);
+  const Tensor input = randn({7, 3, 9, 8});
+  nn::Conv2d conv(nn::Conv2dOptions(3, 5, 3).padding(1).stride(2));
+  const Tensor grad = randn({7, 5, 5, 4});
+  const auto run = [&](int threads) {
+    testing::ThreadCount scope(threads);
+    conv->zero_grad(true);
+    const Tensor x = input.clone().requires_grad_(true);
+    const Tensor out = conv->forward(x);
+    out.backward(grad);
+    return std::vector<Tensor>{out.detach(), x.grad(), conv->weight.grad(), conv->bias.grad()};
+  };
+  const std::vector<Tensor> one = run(1), two = run(2);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_TRUE(one[i].equal(two[i])) << i;
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 // two transposed products, folding grad columns back into the input with col2im. Columns hold
 // every image side by side, so each product is one large GEMM over the whole batch rather than
 // one small GEMM per image — except where the backend convolves one image at a time (the CPU,
-// one group): there the forward and the input gradient keep each image's columns in cache and
-// need no transpose, and only the weight gradient, a sum over the batch, stays one product.
+// one group): there each image's columns stay in cache, the products read and write the
+// [N, C, H, W] layout directly, and nothing of the batch's size is unfolded or transposed.
 // conv1d is conv2d on a unit-height image.
 #include "accel/core/conv.h"
 
@@ -199,25 +199,32 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
         if (in.needs(2)) in[2] = grad.sum({0, 2, 3});
         if (!in.needs(0) && !in.needs(1)) return;
         const Backend& kernels = backend(grad.device());
-        const bool per_image = groups == 1 && kernels.conv2d_input_grad != nullptr;
-        Tensor grad_rows;  // [groups, C_out / groups, N * out_h * out_w], for the batch products
-        if (in.needs(1) || !per_image) {
-          grad_rows = swap_batch_and_channels(grad.to(compute))
-                          .view({groups, grad.size(1) / groups, n * g.out_h * g.out_w});
-        }
-        if (in.needs(0) && per_image) {
+        const Stream stream = current_stream(grad.device());
+        if (groups == 1 && kernels.conv2d_input_grad != nullptr) {  // one image at a time
           const Tensor grad_c = grad.to(compute).contiguous();
-          const Tensor w = sw.get().to(compute).contiguous();
-          Tensor grad_input = empty(input_sizes, grad_c.options());
-          kernels.conv2d_input_grad(compute, g, n, grad.size(1), grad_c.data_ptr(), w.data_ptr(),
-                                    grad_input.data_ptr(), current_stream(grad.device()));
-          in[0] = grad_input.to(dtype);
-        } else if (in.needs(0)) {
+          if (in.needs(0)) {
+            const Tensor w = sw.get().to(compute).contiguous();
+            Tensor grad_input = empty(input_sizes, grad_c.options());
+            kernels.conv2d_input_grad(compute, g, n, grad.size(1), grad_c.data_ptr(), w.data_ptr(),
+                                      grad_input.data_ptr(), stream);
+            in[0] = grad_input.to(dtype);
+          }
+          if (in.needs(1)) {
+            const Tensor x = si.get().to(compute).contiguous();
+            Tensor grad_weight = empty(weight_sizes, grad_c.options());
+            kernels.conv2d_weight_grad(compute, g, n, grad.size(1), x.data_ptr(), grad_c.data_ptr(),
+                                       grad_weight.data_ptr(), stream);
+            in[1] = grad_weight.to(dtype);
+          }
+          return;
+        }
+        const Tensor grad_rows = swap_batch_and_channels(grad.to(compute))
+                                     .view({groups, grad.size(1) / groups, n * g.out_h * g.out_w});
+        if (in.needs(0)) {
           const Tensor grad_cols =
               matmul(weight_matrices(sw.get(), groups, compute).transpose(-1, -2), grad_rows);
           Tensor grad_input = empty(input_sizes, grad_rows.options());
-          kernels.col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr(),
-                         current_stream(grad_cols.device()));
+          kernels.col2im(compute, g, n, grad_cols.data_ptr(), grad_input.data_ptr(), stream);
           in[0] = grad_input.to(dtype);
         }
         if (in.needs(1)) {

@@ -2,6 +2,7 @@
 // whole images and every output element is computed the same way whatever the thread count.
 #include "accel/kernels/cpu/conv2d.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "accel/base/error.h"
@@ -76,6 +77,38 @@ void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, i
            MatrixOperand{grad_image, s.positions, 1, {}}, columns);
       col2im(dtype, g, 1, columns, static_cast<T*>(grad_images) + n * s.image_size);
     });
+  });
+}
+
+void conv2d_weight_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch,
+                        int64_t out_channels, const void* images, const void* grad,
+                        void* grad_weight) {
+  dispatch_float_or_double(dtype, "conv2d_weight_grad", [&]<typename T>() {
+    const ImageProduct s(g);
+    const int64_t weight_size = out_channels * s.depth;
+    const int64_t runs = std::clamp<int64_t>(default_num_threads(), 1, std::max<int64_t>(batch, 1));
+    std::vector<T> sums(static_cast<size_t>(runs * weight_size), T(0));
+    parallel_for(0, runs, 1, [&](int64_t first_run, int64_t end_run) {
+      std::vector<T> columns(static_cast<size_t>(s.depth * s.positions));
+      std::vector<T> product(static_cast<size_t>(weight_size));
+      for (int64_t run = first_run; run < end_run; ++run) {
+        T* sum = sums.data() + run * weight_size;
+        for (int64_t n = batch * run / runs; n < batch * (run + 1) / runs; ++n) {
+          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns.data());
+          const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
+          gemm(dtype, {}, out_channels, s.positions, s.depth,
+               MatrixOperand{grad_image, s.positions, 1, {}},
+               MatrixOperand{columns.data(), 1, s.positions, {}}, product.data());
+          for (int64_t i = 0; i < weight_size; ++i) sum[i] += product[static_cast<size_t>(i)];
+        }
+      }
+    });
+    T* out = static_cast<T*>(grad_weight);
+    std::copy_n(sums.data(), weight_size, out);
+    for (int64_t run = 1; run < runs; ++run) {
+      for (int64_t i = 0; i < weight_size; ++i)
+        out[i] += sums[static_cast<size_t>(run * weight_size + i)];
+    }
   });
 }
 

@@ -23,4 +23,13 @@ void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_
 void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
                        const void* grad, const void* weight, void* grad_images);
 
+// The weight gradient: grad_weight [out_channels, channels * taps] (overwritten) = the sum over
+// images of grad [out_channels, out_h, out_w] times the image's columns transposed. Images are
+// cut into as many runs as the machine has cores (a count fixed by the machine, not by the
+// thread setting); each run sums its images in order and the runs' sums are added in order,
+// so the result does not depend on the thread count.
+void conv2d_weight_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch,
+                        int64_t out_channels, const void* images, const void* grad,
+                        void* grad_weight);
+
 }  // namespace accel::cpu

@@ -69,6 +69,7 @@ constinit const Backend kCpuBackend = {
     .col2im = WithoutStream<&cpu::col2im>::call,
     .conv2d = WithoutStream<&cpu::conv2d>::call,
     .conv2d_input_grad = WithoutStream<&cpu::conv2d_input_grad>::call,
+    .conv2d_weight_grad = WithoutStream<&cpu::conv2d_weight_grad>::call,
     .max_pool2d = WithoutStream<&cpu::max_pool2d>::call,
     .max_pool2d_backward = WithoutStream<&cpu::max_pool2d_backward>::call,
     .avg_pool2d = WithoutStream<&cpu::avg_pool2d>::call,

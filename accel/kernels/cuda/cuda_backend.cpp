@@ -53,6 +53,7 @@ constinit const Backend kCudaBackend = {
     .col2im = cuda::col2im,
     .conv2d = nullptr,  // whole-batch products suit the GPU: the ops unfold every image at once
     .conv2d_input_grad = nullptr,
+    .conv2d_weight_grad = nullptr,
     .max_pool2d = cuda::max_pool2d,
     .max_pool2d_backward = cuda::max_pool2d_backward,
     .avg_pool2d = cuda::avg_pool2d,
