@@ -14,34 +14,11 @@
 #include <vector>
 
 #include "epochs.h"
+#include "mnist/models.h"
 
 namespace {
 
 using namespace accel;
-
-struct MLPImpl : nn::Module {
-  nn::Sequential main{nn::Linear(784, 128), nn::ReLU(),         nn::Linear(128, 64),
-                      nn::ReLU(),           nn::Linear(64, 10), nn::LogSoftmax(1)};
-  MLPImpl() { register_module("main", main); }
-  Tensor forward(const Tensor& x) override { return main->forward(x.view({x.size(0), -1})); }
-};
-ACCEL_MODULE(MLP);
-
-struct CNNImpl : nn::Module {
-  nn::Sequential main{nn::Conv2d(nn::Conv2dOptions(1, 32, 3).padding(1)),
-                      nn::ReLU(),
-                      nn::MaxPool2d(2),
-                      nn::Conv2d(nn::Conv2dOptions(32, 64, 3).padding(1)),
-                      nn::ReLU(),
-                      nn::MaxPool2d(2),
-                      nn::Flatten(),
-                      nn::Linear(64 * 7 * 7, 128),
-                      nn::ReLU(),
-                      nn::Linear(128, 10)};
-  CNNImpl() { register_module("main", main); }
-  Tensor forward(const Tensor& x) override { return main->forward(x); }
-};
-ACCEL_MODULE(CNN);
 
 template <typename Model, typename Loss>
 bench::EpochResult accel_epoch(const Model& model, Loss loss,
@@ -56,7 +33,7 @@ bench::EpochResult accel_epoch(const Model& model, Loss loss,
 
 bench::EpochResult accel_mlp_epoch(const data::DatasetPtr& train) {
   manual_seed(0);
-  MLP model;
+  mnist::MLP model;
   return accel_epoch(
       model, nn::NLLLoss(),
       std::make_shared<optim::SGD>(model->parameters(), optim::SGDOptions(0.001).momentum(0.9)),
@@ -65,7 +42,7 @@ bench::EpochResult accel_mlp_epoch(const data::DatasetPtr& train) {
 
 bench::EpochResult accel_cnn_epoch(const data::DatasetPtr& train) {
   manual_seed(0);
-  CNN model;
+  mnist::CNN model;
   return accel_epoch(model, nn::CrossEntropyLoss(),
                      std::make_shared<optim::Adam>(model->parameters(), optim::AdamOptions(0.001)),
                      train, 64);

@@ -9,7 +9,6 @@ time and per CPU-second at each thread count; asserts nothing.
 Usage: python3 benchmarks/pytorch/epochs.py [--data DIR] [--cnn-samples N] [--threads 1 2]
 """
 import argparse
-import gzip
 import os
 import time
 
@@ -17,13 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
-
-def read_idx(path):
-    with (gzip.open(path) if path.endswith(".gz") else open(path, "rb")) as f:
-        data = f.read()
-    ndims = data[3]
-    shape = [int.from_bytes(data[4 + 4 * d:8 + 4 * d], "big") for d in range(ndims)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndims).reshape(shape)
+from data_loader import read_idx  # this folder's IDX reader
 
 
 def find(directory, stem):

@@ -20,38 +20,11 @@
 
 #include "command_line.h"
 #include "loss_curve.h"
+#include "models.h"
 
 using namespace accel;
 
 namespace {
-
-// The quickstart's MLP: 784 → 128 → 64 → 10 with log-probabilities out.
-struct MLPImpl : nn::Module {
-  nn::Sequential main{nn::Linear(784, 128), nn::ReLU(),         nn::Linear(128, 64),
-                      nn::ReLU(),           nn::Linear(64, 10), nn::LogSoftmax(1)};
-  MLPImpl() { register_module("main", main); }
-  Tensor forward(const Tensor& input) override {
-    return main->forward(input.view({input.size(0), -1}));
-  }
-};
-ACCEL_MODULE(MLP);
-
-// Two conv blocks and a classifier head; logits out.
-struct CNNImpl : nn::Module {
-  nn::Sequential main{nn::Conv2d(nn::Conv2dOptions(1, 32, 3).padding(1)),
-                      nn::ReLU(),
-                      nn::MaxPool2d(2),
-                      nn::Conv2d(nn::Conv2dOptions(32, 64, 3).padding(1)),
-                      nn::ReLU(),
-                      nn::MaxPool2d(2),
-                      nn::Flatten(),
-                      nn::Linear(64 * 7 * 7, 128),
-                      nn::ReLU(),
-                      nn::Linear(128, 10)};
-  CNNImpl() { register_module("main", main); }
-  Tensor forward(const Tensor& input) override { return main->forward(input); }
-};
-ACCEL_MODULE(CNN);
 
 std::shared_ptr<optim::Optimizer> make_optimizer(const Flags& flags, const nn::Module& model) {
   if (flags.optimizer == "sgd") {
@@ -172,10 +145,10 @@ int run(const Flags& flags) {
   std::shared_ptr<nn::Module> model;
   LossFunction loss;
   if (flags.model == "mlp") {
-    model = MLP().ptr();
+    model = mnist::MLP().ptr();
     loss = nn::NLLLoss();  // the MLP already outputs log-probabilities
   } else {
-    model = CNN().ptr();
+    model = mnist::CNN().ptr();
     loss = nn::CrossEntropyLoss();
   }
   if (flags.verbose && distributed::launch_environment().rank == 0)
