@@ -105,7 +105,7 @@ bool CollectiveWorker::claim_for_caller(const Task& task) {
   running_ = true;
   running_on_caller_ = true;
   caller_deadline_ = std::chrono::steady_clock::now() + timeout_;
-  caller_task_name_ = task.name;
+  caller_task_name_ = &task.name;
   ++caller_claims_;
   return true;
 }
@@ -132,7 +132,7 @@ void CollectiveWorker::loop() {
         wake_.wait_until(lock, caller_deadline_);
       } else {
         reported_claim_ = caller_claims_;
-        const std::string message = timeout_message(caller_task_name_, timeout_);
+        const std::string message = timeout_message(*caller_task_name_, timeout_);
         lock.unlock();
         on_timeout_(message);
         lock.lock();

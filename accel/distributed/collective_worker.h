@@ -56,8 +56,8 @@ class CollectiveWorker {
   bool running_ = false;            // a collective is running, on either thread
   bool running_on_caller_ = false;  // ... on a waiting caller's thread, watched by the worker
   std::chrono::steady_clock::time_point caller_deadline_;
-  std::string caller_task_name_;
-  uint64_t caller_claims_ = 0;   // collectives run by callers so far
+  const std::string* caller_task_name_ = nullptr;  // the claimed task's, alive while it runs
+  uint64_t caller_claims_ = 0;                     // collectives run by callers so far
   uint64_t reported_claim_ = 0;  // the last of them reported to the timeout handler
   bool stopping_ = false;
   std::thread thread_;

@@ -3,6 +3,7 @@
 #include "accel/kernels/cpu/conv2d.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "accel/base/error.h"
@@ -24,13 +25,19 @@ struct ImageProduct {
         image_size(g.channels * g.height * g.width) {}
 };
 
+// A thread's working buffer, left uninitialized: every use overwrites it whole.
+template <typename T>
+std::unique_ptr<T[]> scratch(int64_t size) {
+  return std::make_unique_for_overwrite<T[]>(static_cast<size_t>(size));
+}
+
 // Calls f(image, columns) for every image, threads taking whole images; `columns` is a buffer
 // of depth x positions elements of T owned by the calling thread.
 template <typename T, typename F>
 void for_each_image(const ImageProduct& s, int64_t batch, F&& f) {
   parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
-    std::vector<T> columns(static_cast<size_t>(s.depth * s.positions));
-    for (int64_t n = begin; n < end; ++n) f(n, columns.data());
+    const std::unique_ptr<T[]> columns = scratch<T>(s.depth * s.positions);
+    for (int64_t n = begin; n < end; ++n) f(n, columns.get());
   });
 }
 
@@ -89,17 +96,17 @@ void conv2d_weight_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch,
     const int64_t runs = std::clamp<int64_t>(default_num_threads(), 1, std::max<int64_t>(batch, 1));
     std::vector<T> sums(static_cast<size_t>(runs * weight_size), T(0));
     parallel_for(0, runs, 1, [&](int64_t first_run, int64_t end_run) {
-      std::vector<T> columns(static_cast<size_t>(s.depth * s.positions));
-      std::vector<T> product(static_cast<size_t>(weight_size));
+      const std::unique_ptr<T[]> columns = scratch<T>(s.depth * s.positions);
+      const std::unique_ptr<T[]> product = scratch<T>(weight_size);
       for (int64_t run = first_run; run < end_run; ++run) {
         T* sum = sums.data() + run * weight_size;
         for (int64_t n = batch * run / runs; n < batch * (run + 1) / runs; ++n) {
-          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns.data());
+          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns.get());
           const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
           gemm(dtype, {}, out_channels, s.positions, s.depth,
                MatrixOperand{grad_image, s.positions, 1, {}},
-               MatrixOperand{columns.data(), 1, s.positions, {}}, product.data());
-          for (int64_t i = 0; i < weight_size; ++i) sum[i] += product[static_cast<size_t>(i)];
+               MatrixOperand{columns.get(), 1, s.positions, {}}, product.get());
+          for (int64_t i = 0; i < weight_size; ++i) sum[i] += product[i];
         }
       }
     });
