@@ -200,5 +200,65 @@ TEST(Conv2d, ResultsDoNotDependOnTheThreadCount) {
   for (size_t i = 0; i < one.size(); ++i) EXPECT_TRUE(one[i].equal(two[i])) << i;
 }
 
+// Direct loops for one convolution, its input gradient and its weight gradient (float64,
+// contiguous tensors, one group).
+struct DirectConv {
+  int64_t stride, pad, dilation;
+  // Calls f(n, o, y, x, c, iy, ix, kh, kw) for every product term that reads the input.
+  template <typename F>
+  void for_each_term(IntArrayRef in, IntArrayRef w, IntArrayRef out, F&& f) const {
+    for (int64_t n = 0; n < in[0]; ++n)
+      for (int64_t o = 0; o < w[0]; ++o)
+        for (int64_t y = 0; y < out[2]; ++y)
+          for (int64_t x = 0; x < out[3]; ++x)
+            for (int64_t c = 0; c < w[1]; ++c)
+              for (int64_t kh = 0; kh < w[2]; ++kh)
+                for (int64_t kw = 0; kw < w[3]; ++kw) {
+                  const int64_t iy = y * stride - pad + kh * dilation;
+                  const int64_t ix = x * stride - pad + kw * dilation;
+                  if (iy >= 0 && iy < in[2] && ix >= 0 && ix < in[3])
+                    f(n, o, y, x, c, iy, ix, kh, kw);
+                }
+  }
+};
+
+// Layers large enough for every blocking path of the CPU kernels (depths over one block,
+// partial row and column panels) against direct loops: unit stride (whose input gradient is
+// computed as a convolution, also with padding wider than the kernel's reach) and stride 2
+// (whose input gradient folds columns back).
+TEST(Conv2d, LargeLayersMatchDirectLoops) {
+  struct Layer {
+    int64_t channels, out_channels, size, kernel, stride, pad, dilation;
+  };
+  for (const Layer& l : {Layer{16, 12, 13, 3, 1, 1, 1}, Layer{5, 20, 12, 2, 1, 3, 1},
+                         Layer{16, 9, 11, 3, 2, 1, 1}, Layer{6, 7, 12, 3, 1, 2, 2}}) {
+    manual_seed(5);
+    const Tensor x = randn({2, l.channels, l.size, l.size}, kFloat64).requires_grad_(true);
+    const Tensor w =
+        randn({l.out_channels, l.channels, l.kernel, l.kernel}, kFloat64).requires_grad_(true);
+    const Tensor b = randn({l.out_channels}, kFloat64);
+    const Tensor out = F::conv2d(x, w, b, l.stride, l.pad, l.dilation);
+    const Tensor grad = randn(out.sizes(), kFloat64);
+    out.backward(grad);
+
+    Tensor expected_out = b.view({1, -1, 1, 1}).expand(out.sizes()).contiguous();
+    Tensor expected_x = zeros_like(x), expected_w = zeros_like(w);
+    const auto at = [](const Tensor& t, int64_t i, int64_t j, int64_t k, int64_t m) -> double& {
+      return t.data_ptr<double>()[((i * t.size(1) + j) * t.size(2) + k) * t.size(3) + m];
+    };
+    DirectConv{l.stride, l.pad, l.dilation}.for_each_term(
+        x.sizes(), w.sizes(), out.sizes(),
+        [&](int64_t n, int64_t o, int64_t y, int64_t xo, int64_t c, int64_t iy, int64_t ix,
+            int64_t kh, int64_t kw) {
+          at(expected_out, n, o, y, xo) += at(w, o, c, kh, kw) * at(x, n, c, iy, ix);
+          at(expected_x, n, c, iy, ix) += at(grad, n, o, y, xo) * at(w, o, c, kh, kw);
+          at(expected_w, o, c, kh, kw) += at(grad, n, o, y, xo) * at(x, n, c, iy, ix);
+        });
+    EXPECT_TRUE(out.detach().allclose(expected_out, 1e-12, 1e-12)) << l.channels;
+    EXPECT_TRUE(x.grad().allclose(expected_x, 1e-12, 1e-12)) << l.channels;
+    EXPECT_TRUE(w.grad().allclose(expected_w, 1e-12, 1e-12)) << l.channels;
+  }
+}
+
 }  // namespace
 }  // namespace accel

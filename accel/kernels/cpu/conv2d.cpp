@@ -1,4 +1,5 @@
-// Convolution one image at a time (see conv2d.h). Images are independent, so threads take
+// Convolution one image at a time (see conv2d.h). The weights are packed once per call and
+// multiplied with each image's columns by packed_gemm; images are independent, so threads take
 // whole images and every output element is computed the same way whatever the thread count.
 #include "accel/kernels/cpu/conv2d.h"
 
@@ -7,8 +8,8 @@
 #include <vector>
 
 #include "accel/base/error.h"
-#include "accel/kernels/cpu/gemm.h"
 #include "accel/kernels/cpu/im2col.h"
+#include "accel/kernels/cpu/packed_gemm.h"
 #include "accel/kernels/cpu/parallel.h"
 
 namespace accel::cpu {
@@ -25,19 +26,33 @@ struct ImageProduct {
         image_size(g.channels * g.height * g.width) {}
 };
 
-// A thread's working buffer, left uninitialized: every use overwrites it whole.
+// A contiguous rows x cols matrix, or its transpose.
 template <typename T>
-std::unique_ptr<T[]> scratch(int64_t size) {
-  return std::make_unique_for_overwrite<T[]>(static_cast<size_t>(size));
+StridedMatrix<T> row_major(const T* data, int64_t rows, int64_t cols) {
+  return {data, rows, cols, cols, 1};
+}
+template <typename T>
+StridedMatrix<T> transposed(const T* data, int64_t rows, int64_t cols) {
+  return {data, cols, rows, 1, cols};
 }
 
-// Calls f(image, columns) for every image, threads taking whole images; `columns` is a buffer
-// of depth x positions elements of T owned by the calling thread.
+// A thread's working buffers: an image's columns (left uninitialized: every use overwrites
+// them whole) and the packed operands of its products.
+template <typename T>
+struct Scratch {
+  std::unique_ptr<T[]> columns;
+  PanelBuffer<T> right;
+  PackedLeft<T> left;
+  explicit Scratch(int64_t column_size)
+      : columns(std::make_unique_for_overwrite<T[]>(static_cast<size_t>(column_size))) {}
+};
+
+// Calls f(image, scratch) for every image, threads taking whole images.
 template <typename T, typename F>
-void for_each_image(const ImageProduct& s, int64_t batch, F&& f) {
+void for_each_image(int64_t column_size, int64_t batch, F&& f) {
   parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
-    const std::unique_ptr<T[]> columns = scratch<T>(s.depth * s.positions);
-    for (int64_t n = begin; n < end; ++n) f(n, columns.get());
+    Scratch<T> scratch(column_size);
+    for (int64_t n = begin; n < end; ++n) f(n, scratch);
   });
 }
 
@@ -52,18 +67,49 @@ void dispatch_float_or_double(ScalarType dtype, const char* op, F&& f) {
   }
 }
 
+// With unit strides the input gradient is itself a convolution: of the output gradient with
+// the weights flipped in both spatial dims and their channel dims swapped, padded so that its
+// output has the input's size. Its product writes each input pixel once; no col2im.
+ConvGeometry transposed_geometry(const ConvGeometry& g, int64_t out_channels) {
+  ConvGeometry t = g;
+  t.channels = out_channels;
+  t.height = g.out_h;
+  t.width = g.out_w;
+  t.pad_h = g.dilation_h * (g.kernel_h - 1) - g.pad_h;
+  t.pad_w = g.dilation_w * (g.kernel_w - 1) - g.pad_w;
+  t.out_h = g.height;
+  t.out_w = g.width;
+  return t;
+}
+
+// weight [out_channels, channels, taps] as [channels, out_channels, taps] with the taps reversed.
+template <typename T>
+std::vector<T> flipped_weights(const T* weight, int64_t out_channels, int64_t channels,
+                               int64_t taps) {
+  std::vector<T> flipped(static_cast<size_t>(out_channels * channels * taps));
+  for (int64_t o = 0; o < out_channels; ++o) {
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t t = 0; t < taps; ++t) {
+        flipped[(c * out_channels + o) * taps + t] =
+            weight[(o * channels + c) * taps + taps - 1 - t];
+      }
+    }
+  }
+  return flipped;
+}
+
 }  // namespace
 
 void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
             const void* images, const void* weight, const void* bias, void* out) {
   dispatch_float_or_double(dtype, "conv2d", [&]<typename T>() {
     const ImageProduct s(g);
-    const MatrixOperand weights{weight, s.depth, 1, {}};
-    for_each_image<T>(s, batch, [&](int64_t n, T* columns) {
-      im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns);
+    const PackedLeft<T> weights(row_major(static_cast<const T*>(weight), out_channels, s.depth));
+    for_each_image<T>(s.depth * s.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
+      im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, scratch.columns.get());
       T* o = static_cast<T*>(out) + n * out_channels * s.positions;
-      gemm(dtype, {}, out_channels, s.depth, s.positions, weights,
-           MatrixOperand{columns, s.positions, 1, {}}, o);
+      packed_gemm(weights, row_major(scratch.columns.get(), s.depth, s.positions), o, s.positions,
+                  false, scratch.right);
       if (bias == nullptr) return;
       for (int64_t c = 0; c < out_channels; ++c) {
         const T b = static_cast<const T*>(bias)[c];
@@ -77,12 +123,29 @@ void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, i
                        const void* grad, const void* weight, void* grad_images) {
   dispatch_float_or_double(dtype, "conv2d_input_grad", [&]<typename T>() {
     const ImageProduct s(g);
-    const MatrixOperand weights_transposed{weight, 1, s.depth, {}};
-    for_each_image<T>(s, batch, [&](int64_t n, T* columns) {
-      const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
-      gemm(dtype, {}, s.depth, out_channels, s.positions, weights_transposed,
-           MatrixOperand{grad_image, s.positions, 1, {}}, columns);
-      col2im(dtype, g, 1, columns, static_cast<T*>(grad_images) + n * s.image_size);
+    const T* w = static_cast<const T*>(weight);
+    const auto grad_image = [&](int64_t n) {
+      return static_cast<const T*>(grad) + n * out_channels * s.positions;
+    };
+    T* const grad_out = static_cast<T*>(grad_images);
+    if (g.stride_h == 1 && g.stride_w == 1) {
+      const ConvGeometry t = transposed_geometry(g, out_channels);
+      const ImageProduct ts(t);
+      const int64_t taps = g.kernel_h * g.kernel_w;
+      const PackedLeft<T> weights(row_major(
+          flipped_weights(w, out_channels, g.channels, taps).data(), g.channels, ts.depth));
+      for_each_image<T>(ts.depth * ts.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
+        im2col(dtype, t, 1, grad_image(n), scratch.columns.get());
+        packed_gemm(weights, row_major(scratch.columns.get(), ts.depth, ts.positions),
+                    grad_out + n * s.image_size, ts.positions, false, scratch.right);
+      });
+      return;
+    }
+    const PackedLeft<T> weights(transposed(w, out_channels, s.depth));
+    for_each_image<T>(s.depth * s.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
+      packed_gemm(weights, row_major(grad_image(n), out_channels, s.positions),
+                  scratch.columns.get(), s.positions, false, scratch.right);
+      col2im(dtype, g, 1, scratch.columns.get(), grad_out + n * s.image_size);
     });
   });
 }
@@ -94,27 +157,32 @@ void conv2d_weight_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch,
     const ImageProduct s(g);
     const int64_t weight_size = out_channels * s.depth;
     const int64_t runs = std::clamp<int64_t>(default_num_threads(), 1, std::max<int64_t>(batch, 1));
+    // Each run's sum, transposed ([depth, out_channels]): the columns are the left operand, so
+    // that the product's rows are the many (channel, tap) pairs rather than few output channels.
     std::vector<T> sums(static_cast<size_t>(runs * weight_size), T(0));
     parallel_for(0, runs, 1, [&](int64_t first_run, int64_t end_run) {
-      const std::unique_ptr<T[]> columns = scratch<T>(s.depth * s.positions);
-      const std::unique_ptr<T[]> product = scratch<T>(weight_size);
+      Scratch<T> scratch(s.depth * s.positions);
       for (int64_t run = first_run; run < end_run; ++run) {
         T* sum = sums.data() + run * weight_size;
         for (int64_t n = batch * run / runs; n < batch * (run + 1) / runs; ++n) {
-          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, columns.get());
+          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size,
+                 scratch.columns.get());
+          scratch.left.pack(row_major<T>(scratch.columns.get(), s.depth, s.positions));
           const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
-          gemm(dtype, {}, out_channels, s.positions, s.depth,
-               MatrixOperand{grad_image, s.positions, 1, {}},
-               MatrixOperand{columns.get(), 1, s.positions, {}}, product.get());
-          for (int64_t i = 0; i < weight_size; ++i) sum[i] += product[i];
+          packed_gemm(scratch.left, transposed(grad_image, out_channels, s.positions), sum,
+                      out_channels, true, scratch.right);
         }
       }
     });
     T* out = static_cast<T*>(grad_weight);
-    std::copy_n(sums.data(), weight_size, out);
-    for (int64_t run = 1; run < runs; ++run) {
-      for (int64_t i = 0; i < weight_size; ++i)
-        out[i] += sums[static_cast<size_t>(run * weight_size + i)];
+    for (int64_t o = 0; o < out_channels; ++o) {
+      for (int64_t j = 0; j < s.depth; ++j) {
+        T total = sums[static_cast<size_t>(j * out_channels + o)];
+        for (int64_t run = 1; run < runs; ++run) {
+          total += sums[static_cast<size_t>(run * weight_size + j * out_channels + o)];
+        }
+        out[o * s.depth + j] = total;
+      }
     }
   });
 }

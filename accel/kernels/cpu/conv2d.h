@@ -2,7 +2,8 @@
 // into a buffer small enough to stay in the core's cache and multiplied there, the product
 // landing straight in the image's [out_channels, out_h, out_w] block of the output. Against
 // unfolding the whole batch this writes and reads no batch-sized column matrix and needs no
-// transpose between [channels, batch] and [batch, channels]. One group only.
+// transpose between [channels, batch] and [batch, channels]. The products are packed_gemm's:
+// the weights are packed once per call, not once per image. One group only.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,8 @@ void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_
             const void* images, const void* weight, const void* bias, void* out);
 
 // The input gradient: grad_images [batch, channels, height, width] (overwritten) = col2im of
-// weightᵀ times each image's grad [out_channels, out_h, out_w].
+// weightᵀ times each image's grad [out_channels, out_h, out_w]. With unit strides, the same
+// sums as a convolution of grad with the flipped weights, which writes each pixel once.
 void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_channels,
                        const void* grad, const void* weight, void* grad_images);
 

@@ -56,12 +56,49 @@ void for_each_plane(const ConvGeometry& g, int64_t batch, F&& plane) {
   });
 }
 
+// Unit strides and output rows as wide as the input's (a "same" convolution): then a tap's
+// in-bounds rows read one contiguous stretch of the plane, copied at once; the entries that
+// wrapped around a row edge, which read padding, are zeroed afterwards.
+bool rows_read_contiguously(const ConvGeometry& g) {
+  return g.stride_h == 1 && g.stride_w == 1 && g.out_w == g.width;
+}
+
+template <typename T>
+void unfold_contiguous_plane(const ConvGeometry& g, const T* in, T* cols, int64_t tap_stride) {
+  const int64_t w = g.width, size = g.out_h * w;
+  for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+    const int64_t ih_offset = kh * g.dilation_h - g.pad_h;
+    const Span rows = inside(g.out_h, g.height, 1, ih_offset);
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+      const int64_t iw_offset = kw * g.dilation_w - g.pad_w;
+      const Span span = inside(g.out_w, w, 1, iw_offset);
+      T* dst = cols + (kh * g.kernel_w + kw) * tap_stride;
+      if (rows.begin == rows.end || span.begin == span.end) {
+        std::fill(dst, dst + size, T(0));
+        continue;
+      }
+      const int64_t first = rows.begin * w + span.begin, last = (rows.end - 1) * w + span.end;
+      std::fill(dst, dst + first, T(0));
+      std::copy(in + first + ih_offset * w + iw_offset, in + last + ih_offset * w + iw_offset,
+                dst + first);
+      std::fill(dst + last, dst + size, T(0));
+      // Column by column: a pad is a column or two, too short per row for a fill call.
+      const auto zero_column = [&](int64_t ow) {
+        for (int64_t oh = rows.begin; oh < rows.end; ++oh) dst[oh * w + ow] = T(0);
+      };
+      for (int64_t ow = 0; ow < span.begin; ++ow) zero_column(ow);
+      for (int64_t ow = span.end; ow < w; ++ow) zero_column(ow);
+    }
+  }
+}
+
 template <typename T>
 void im2col_typed(const ConvGeometry& g, int64_t batch, const T* images, T* columns) {
   const int64_t out_size = g.out_h * g.out_w, taps = g.kernel_h * g.kernel_w;
   for_each_plane(g, batch, [&](int64_t n, int64_t c) {
     const T* in = images + (n * g.channels + c) * g.height * g.width;
     T* cols = columns + c * taps * batch * out_size + n * out_size;
+    if (rows_read_contiguously(g)) return unfold_contiguous_plane(g, in, cols, batch * out_size);
     for_each_row(g, [&](int64_t tap, int64_t oh, int64_t ih, int64_t iw_offset, Span span) {
       T* dst = cols + tap * batch * out_size + oh * g.out_w;
       std::fill(dst, dst + span.begin, T(0));

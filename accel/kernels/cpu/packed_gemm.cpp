@@ -1,0 +1,201 @@
+// The packed product (see packed_gemm.h). The micro-kernel is written with GCC/Clang vector
+// types of 64 bytes: AVX-512 registers where the target has them, pairs of narrower ones
+// elsewhere. Depth is cut into blocks so that one panel of the packed right operand stays in
+// the L1 cache while every row panel of the left operand streams past it.
+#include "accel/kernels/cpu/packed_gemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "accel/base/error.h"
+
+namespace accel::cpu {
+
+namespace {
+
+// (An alias template cannot carry the attribute on a dependent type, hence one per type.)
+template <typename T>
+struct VectorOf;
+template <>
+struct VectorOf<float> {
+  using type = float __attribute__((vector_size(64)));
+};
+template <>
+struct VectorOf<double> {
+  using type = double __attribute__((vector_size(64)));
+};
+template <typename T>
+using Vector = typename VectorOf<T>::type;
+template <typename T>
+constexpr int64_t kLanes = 64 / sizeof(T);
+
+constexpr int64_t kPanelRows = 8;
+template <typename T>
+constexpr int64_t kPanelCols = 2 * kLanes<T>;
+// 128 x 32 floats (or x 16 doubles) = 16 KB: one right panel, half of the L1 cache.
+constexpr int64_t kMaxDepthBlock = 128;
+
+// Depth is cut into equal blocks of at most kMaxDepthBlock: 288 as 3 x 96, not 128 + 128 + 32,
+// whose last block would store and reload the output tile for little work.
+int64_t depth_block(int64_t depth) {
+  const int64_t blocks = std::max<int64_t>(1, (depth + kMaxDepthBlock - 1) / kMaxDepthBlock);
+  return (depth + blocks - 1) / blocks;
+}
+
+template <typename T>
+Vector<T> load(const T* p) {
+  Vector<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+void store(T* p, const Vector<T>& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+int64_t round_up(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+// out tile (rows x cols of it valid) = or += the product of one left panel ([depth][8]) and
+// one right panel ([depth][2 vectors]), accumulated in registers over the whole depth.
+template <typename T>
+void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t out_stride,
+                   int64_t rows, int64_t cols, bool add) {
+  constexpr int64_t L = kLanes<T>;
+  Vector<T> sum[kPanelRows][2] = {};
+  for (int64_t d = 0; d < depth; ++d) {
+    const Vector<T> low = load(right + d * 2 * L), high = load(right + d * 2 * L + L);
+#pragma GCC unroll 8
+    for (int64_t r = 0; r < kPanelRows; ++r) {
+      const T a = left[d * kPanelRows + r];
+      sum[r][0] += a * low;
+      sum[r][1] += a * high;
+    }
+  }
+  if (rows == kPanelRows && cols == 2 * L) {
+#pragma GCC unroll 8
+    for (int64_t r = 0; r < kPanelRows; ++r) {
+      for (int64_t h = 0; h < 2; ++h) {
+        T* o = out + r * out_stride + h * L;
+        store(o, add ? load(o) + sum[r][h] : sum[r][h]);
+      }
+    }
+    return;
+  }
+  alignas(64) T tile[kPanelRows][2 * L];
+  std::memcpy(tile, sum, sizeof tile);
+  for (int64_t r = 0; r < rows; ++r) {
+    T* o = out + r * out_stride;
+    for (int64_t c = 0; c < cols; ++c) o[c] = add ? o[c] + tile[r][c] : tile[r][c];
+  }
+}
+
+// Rows [begin, begin + depth) of b, packed as column panels of [depth][2 vectors], zero-padded
+// to whole panels.
+template <typename T>
+void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* packed) {
+  constexpr int64_t width = kPanelCols<T>;
+  for (int64_t first = 0; first < b.cols; first += width) {
+    const int64_t cols = std::min(width, b.cols - first);
+    T* panel = packed + first * depth;
+    const T* src = b.data + begin * b.row_stride + first * b.col_stride;
+    if (b.col_stride == 1 && cols == width) {
+      for (int64_t d = 0; d < depth; ++d) {
+        std::memcpy(panel + d * width, src + d * b.row_stride, sizeof(T) * width);
+      }
+    } else if (b.col_stride == 1) {
+      for (int64_t d = 0; d < depth; ++d) {
+        std::copy_n(src + d * b.row_stride, cols, panel + d * width);
+        std::fill(panel + d * width + cols, panel + (d + 1) * width, T(0));
+      }
+    } else {
+      for (int64_t c = 0; c < cols; ++c) {
+        for (int64_t d = 0; d < depth; ++d)
+          panel[d * width + c] = src[d * b.row_stride + c * b.col_stride];
+      }
+      for (int64_t d = 0; d < depth; ++d)
+        std::fill(panel + d * width + cols, panel + (d + 1) * width, T(0));
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+T* PanelBuffer<T>::reserve(int64_t size) {
+  if (size > size_) {
+    data_.reset(static_cast<T*>(::operator new[](size * sizeof(T), std::align_val_t{64})));
+    size_ = size;
+  }
+  return data_.get();
+}
+
+template <typename T>
+void PanelBuffer<T>::Free::operator()(T* p) const {
+  ::operator delete[](p, std::align_val_t{64});
+}
+
+template <typename T>
+void PackedLeft<T>::pack(const StridedMatrix<T>& a) {
+  rows_ = a.rows;
+  depth_ = a.cols;
+  padded_rows_ = round_up(a.rows, kPanelRows);
+  data_ = panels_.reserve(padded_rows_ * depth_);
+  const int64_t block_depth = depth_block(depth_);
+  for (int64_t begin = 0; begin < depth_; begin += block_depth) {
+    const int64_t depth = std::min(block_depth, depth_ - begin);
+    T* block = data_ + begin * padded_rows_;
+    for (int64_t i = 0; i < padded_rows_; ++i) {
+      T* panel = block + (i / kPanelRows) * kPanelRows * depth + i % kPanelRows;
+      const T* row = a.data + i * a.row_stride + begin * a.col_stride;
+      for (int64_t d = 0; d < depth; ++d) {
+        panel[d * kPanelRows] = i < a.rows ? row[d * a.col_stride] : T(0);
+      }
+    }
+  }
+}
+
+template <typename T>
+const T* PackedLeft<T>::block(int64_t depth_begin) const {
+  return data_ + depth_begin * padded_rows_;
+}
+
+template <typename T>
+void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right) {
+  constexpr int64_t width = kPanelCols<T>;
+  ACCEL_CHECK(b.rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
+              a.depth(), b.rows);
+  const int64_t m = a.rows(), n = b.cols;
+  if (a.depth() == 0 && !accumulate) {
+    for (int64_t i = 0; i < m; ++i) std::fill_n(out + i * out_stride, n, T(0));
+  }
+  const int64_t block_depth = depth_block(a.depth());
+  T* packed = right.reserve(block_depth * round_up(n, width));
+  for (int64_t begin = 0; begin < a.depth(); begin += block_depth) {
+    const int64_t depth = std::min(block_depth, a.depth() - begin);
+    pack_right(b, begin, depth, packed);
+    const T* left = a.block(begin);
+    const bool add = accumulate || begin > 0;
+    for (int64_t col = 0; col < n; col += width) {
+      for (int64_t row = 0; row < m; row += kPanelRows) {
+        multiply_tile(depth, left + row * depth, packed + col * depth, out + row * out_stride + col,
+                      out_stride, std::min(kPanelRows, m - row), std::min(width, n - col), add);
+      }
+    }
+  }
+}
+
+template class PanelBuffer<float>;
+template class PanelBuffer<double>;
+template class PackedLeft<float>;
+template class PackedLeft<double>;
+template void packed_gemm(const PackedLeft<float>&, const StridedMatrix<float>&, float*, int64_t,
+                          bool, PanelBuffer<float>&);
+template void packed_gemm(const PackedLeft<double>&, const StridedMatrix<double>&, double*, int64_t,
+                          bool, PanelBuffer<double>&);
+
+}  // namespace accel::cpu
