@@ -60,32 +60,32 @@ int64_t round_up(int64_t value, int64_t multiple) {
 }
 
 // out tile (rows x cols of it valid) = or += the product of one left panel ([depth][8]) and
-// one right panel ([depth][2 vectors]), accumulated in registers over the whole depth.
-template <typename T>
+// one right panel ([depth][Vectors vectors]), accumulated in registers over the whole depth.
+template <typename T, int64_t Vectors>
 void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t out_stride,
                    int64_t rows, int64_t cols, bool add) {
-  constexpr int64_t L = kLanes<T>;
-  Vector<T> sum[kPanelRows][2] = {};
+  constexpr int64_t L = kLanes<T>, width = Vectors * L;
+  Vector<T> sum[kPanelRows][Vectors] = {};
   for (int64_t d = 0; d < depth; ++d) {
-    const Vector<T> low = load(right + d * 2 * L), high = load(right + d * 2 * L + L);
+    Vector<T> b[Vectors];
+    for (int64_t v = 0; v < Vectors; ++v) b[v] = load(right + d * width + v * L);
 #pragma GCC unroll 8
     for (int64_t r = 0; r < kPanelRows; ++r) {
       const T a = left[d * kPanelRows + r];
-      sum[r][0] += a * low;
-      sum[r][1] += a * high;
+      for (int64_t v = 0; v < Vectors; ++v) sum[r][v] += a * b[v];
     }
   }
-  if (rows == kPanelRows && cols == 2 * L) {
+  if (rows == kPanelRows && cols == width) {
 #pragma GCC unroll 8
     for (int64_t r = 0; r < kPanelRows; ++r) {
-      for (int64_t h = 0; h < 2; ++h) {
-        T* o = out + r * out_stride + h * L;
-        store(o, add ? load(o) + sum[r][h] : sum[r][h]);
+      for (int64_t v = 0; v < Vectors; ++v) {
+        T* o = out + r * out_stride + v * L;
+        store(o, add ? load(o) + sum[r][v] : sum[r][v]);
       }
     }
     return;
   }
-  alignas(64) T tile[kPanelRows][2 * L];
+  alignas(64) T tile[kPanelRows][width];
   std::memcpy(tile, sum, sizeof tile);
   for (int64_t r = 0; r < rows; ++r) {
     T* o = out + r * out_stride;
@@ -93,13 +93,19 @@ void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t
   }
 }
 
+// The width of the right panel starting at column `first` of n: two vectors, or one for a
+// last panel that fits in one (a product 196 wide computes 208 columns, not 224).
+template <typename T>
+int64_t panel_width(int64_t first, int64_t n) {
+  return n - first <= kLanes<T> ? kLanes<T> : kPanelCols<T>;
+}
+
 // Rows [begin, begin + depth) of b, packed as column panels of [depth][2 vectors], zero-padded
 // to whole panels.
 template <typename T>
 void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* packed) {
-  constexpr int64_t width = kPanelCols<T>;
-  for (int64_t first = 0; first < b.cols; first += width) {
-    const int64_t cols = std::min(width, b.cols - first);
+  for (int64_t first = 0; first < b.cols; first += kPanelCols<T>) {
+    const int64_t width = panel_width<T>(first, b.cols), cols = std::min(width, b.cols - first);
     T* panel = packed + first * depth;
     const T* src = b.data + begin * b.row_stride + first * b.col_stride;
     if (b.col_stride == 1 && cols == width) {
@@ -148,11 +154,23 @@ void PackedLeft<T>::pack(const StridedMatrix<T>& a) {
   for (int64_t begin = 0; begin < depth_; begin += block_depth) {
     const int64_t depth = std::min(block_depth, depth_ - begin);
     T* block = data_ + begin * padded_rows_;
-    for (int64_t i = 0; i < padded_rows_; ++i) {
-      T* panel = block + (i / kPanelRows) * kPanelRows * depth + i % kPanelRows;
-      const T* row = a.data + i * a.row_stride + begin * a.col_stride;
-      for (int64_t d = 0; d < depth; ++d) {
-        panel[d * kPanelRows] = i < a.rows ? row[d * a.col_stride] : T(0);
+    for (int64_t first = 0; first < padded_rows_; first += kPanelRows) {
+      T* panel = block + first * depth;
+      const T* rows = a.data + first * a.row_stride + begin * a.col_stride;
+      if (first + kPanelRows <= a.rows) {  // written in order, read as eight streams
+        for (int64_t d = 0; d < depth; ++d) {
+#pragma GCC unroll 8
+          for (int64_t r = 0; r < kPanelRows; ++r) {
+            panel[d * kPanelRows + r] = rows[r * a.row_stride + d * a.col_stride];
+          }
+        }
+        continue;
+      }
+      for (int64_t r = 0; r < kPanelRows; ++r) {
+        for (int64_t d = 0; d < depth; ++d) {
+          panel[d * kPanelRows + r] =
+              first + r < a.rows ? rows[r * a.row_stride + d * a.col_stride] : T(0);
+        }
       }
     }
   }
@@ -181,9 +199,11 @@ void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int6
     const T* left = a.block(begin);
     const bool add = accumulate || begin > 0;
     for (int64_t col = 0; col < n; col += width) {
+      const auto tile =
+          panel_width<T>(col, n) == width ? &multiply_tile<T, 2> : &multiply_tile<T, 1>;
       for (int64_t row = 0; row < m; row += kPanelRows) {
-        multiply_tile(depth, left + row * depth, packed + col * depth, out + row * out_stride + col,
-                      out_stride, std::min(kPanelRows, m - row), std::min(width, n - col), add);
+        tile(depth, left + row * depth, packed + col * depth, out + row * out_stride + col,
+             out_stride, std::min(kPanelRows, m - row), std::min(width, n - col), add);
       }
     }
   }
