@@ -162,6 +162,11 @@ Tensor weight_matrices(const Tensor& weight, int64_t groups, ScalarType compute)
 }
 
 // conv2d on a batched 4-D input with checked operands; recorded for autograd.
+// A convolution's bias gradient from its output gradient [N, C, H, W]: summed per image first,
+// since a sum over the trailing dims reads the gradient in place where one over dims
+// {0, 2, 3} would copy it into that order.
+Tensor bias_grad(const Tensor& grad) { return grad.sum({2, 3}).sum(0); }
+
 Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& bias,
                       const ConvParams& p, const char* op) {
   const ConvGeometry g = geometry(input, weight, p, op);
@@ -196,9 +201,7 @@ Tensor conv2d_batched(const Tensor& input, const Tensor& weight, const Tensor& b
        n, input_sizes = DimVector(input.sizes()),
        weight_sizes = DimVector(weight.sizes())](const Tensor& grad, GradInputs& in) {
         InnerOpsGuard inner(grad.device());
-        // Per image first: a sum over the trailing dims reads the gradient in place, where
-        // one over dims {0, 2, 3} would copy it into that order.
-        if (in.needs(2)) in[2] = grad.sum({2, 3}).sum(0);
+        if (in.needs(2)) in[2] = bias_grad(grad);
         if (!in.needs(0) && !in.needs(1)) return;
         const Backend& kernels = backend(grad.device());
         const Stream stream = current_stream(grad.device());
@@ -357,9 +360,7 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
          input_rows, input_sizes = DimVector(x.sizes()),
          weight_sizes = DimVector(weight.sizes())](const Tensor& grad, GradInputs& in) {
           InnerOpsGuard inner(grad.device());
-          // Per image first: a sum over the trailing dims reads the gradient in place, where
-          // one over dims {0, 2, 3} would copy it into that order.
-          if (in.needs(2)) in[2] = grad.sum({2, 3}).sum(0);
+          if (in.needs(2)) in[2] = bias_grad(grad);
           if (!in.needs(0) && !in.needs(1)) return;
           const Tensor grad_cols = columns(grad, g, groups, compute);
           if (in.needs(0)) {
