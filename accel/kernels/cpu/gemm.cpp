@@ -1,11 +1,13 @@
-// Matrix products through Eigen's GEMM, the only translation unit that includes Eigen. Each
-// operand is mapped in place: as a row-major matrix, or as a column-major one when its
-// columns are the unit-stride dim (a transposed view), so transposes cost no copy. Eigen
-// always runs single-threaded: a large product is cut into output tiles whose number and
-// shape depend only on the problem's shape and the machine's core count, and threads take
-// whole tiles (batches of small products are spread the same way, one product per task).
-// Every output element is thus computed by the same sequence of operations whatever the
-// thread count set: results are bit-identical.
+// CPU matrix products. float32 and float64 go through accel's own kernels where the layouts
+// suit them — row_dot_gemm when both operands run along the depth in memory (x · Wᵀ),
+// packed_gemm when the right operand's rows are unit-stride — and everything else (integer
+// dtypes, two transposed operands, products under eight rows) through Eigen's GEMM, the only
+// translation unit that includes Eigen. Operands are read in place, whether row-major or
+// transposed (column-major). Every kernel runs single-threaded: a large product is cut into
+// output tiles whose number and shape depend only on the problem's shape and the machine's core
+// count, and threads take whole tiles (batches of small products are spread the same way, one
+// product per task). No kernel's result for an element depends on the tile it falls in, so
+// results are bit-identical whatever the thread count set.
 #include "accel/kernels/cpu/gemm.h"
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
@@ -22,7 +24,10 @@
 #endif
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/packed_gemm.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/row_dot_gemm.h"
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
 
@@ -40,13 +45,12 @@ struct Tiling {
   int64_t row_tiles = 1, col_tiles = 1;
 };
 
-// As many tiles as the machine has cores (no more than kMinTileWork allows), so every thread
-// count up to the default gets an even share; fixed by shape and machine, never by the
-// current thread count. Among the splits giving that many, the one Eigen re-packs least:
-// it packs the left operand's rows once per column tile and the right operand's columns once
-// per row tile, so a split costs col_tiles * m + row_tiles * n packed rows/columns of depth k.
-Tiling tiling_for(int64_t m, int64_t n, int64_t k) {
-  const int64_t wanted = std::clamp<int64_t>(m * n * k / kMinTileWork, 1, default_num_threads());
+// As many tiles as `threads` (no more than kMinTileWork allows). Among the splits giving that
+// many, the one that re-packs least: a tile packs the left operand's rows once per column tile
+// and the right operand's columns once per row tile, so a split costs col_tiles * m +
+// row_tiles * n packed rows/columns of depth k.
+Tiling tiling_for(int64_t m, int64_t n, int64_t k, int threads) {
+  const int64_t wanted = std::clamp<int64_t>(m * n * k / kMinTileWork, 1, threads);
   Tiling best;
   int64_t best_cost = -1;
   for (int64_t rows = 1; rows <= std::min(wanted, m); ++rows) {
@@ -119,18 +123,85 @@ struct Problem {
   void* out;
 };
 
+// Each block function computes rows [r0, r0 + rows) x columns [c0, c0 + cols) of one product
+// whose operands start at a and b and whose output (row stride n) starts at out.
+
 template <typename T, int OrderA, int OrderB>
-void run(const Problem& p, Layout la, Layout lb) {
+auto eigen_block(const Problem& p, Layout la, Layout lb) {
+  return [&p, la, lb](const T* a, const T* b, T* out, int64_t r0, int64_t rows, int64_t c0,
+                      int64_t cols) {
+    const MatrixMap<T, OrderA> ma(a, p.m, p.k, Eigen::OuterStride<>(la.outer_stride));
+    const MatrixMap<T, OrderB> mb(b, p.k, p.n, Eigen::OuterStride<>(lb.outer_stride));
+    OutputMap<T> o(out, p.m, p.n);
+    o.block(r0, c0, rows, cols).noalias() = ma.middleRows(r0, rows) * mb.middleCols(c0, cols);
+  };
+}
+
+// a row-major and b column-major: rows of a against columns of b, both unit-stride.
+template <typename T>
+auto row_dot_block(const Problem& p, Layout la, Layout lb) {
+  return [&p, la, lb](const T* a, const T* b, T* out, int64_t r0, int64_t rows, int64_t c0,
+                      int64_t cols) {
+    row_dot_gemm<T>({a + r0 * la.outer_stride, rows, la.outer_stride},
+                    {b + c0 * lb.outer_stride, cols, lb.outer_stride}, p.k, out + r0 * p.n + c0,
+                    p.n);
+  };
+}
+
+// Row and column blocks of packed_gemm's calls: a's packed rows (kPackedRows x k) and one
+// depth block of b's packed columns (at most 128 x kPackedCols) stay in the L2 cache.
+constexpr int64_t kPackedRows = 256, kPackedCols = 512;
+// Fewer rows than a packed panel holds go to Eigen.
+constexpr int64_t kMinPackedRows = 8;
+
+// Each thread's packing buffers, kept between products so the step allocates nothing.
+template <typename T>
+struct PackingScratch {
+  PackedLeft<T> left;
+  PanelBuffer<T> right;
+};
+template <typename T>
+PackingScratch<T>& packing_scratch() {
+  thread_local PackingScratch<T> scratch;
+  return scratch;
+}
+
+// b row-major, a either way.
+template <typename T>
+auto packed_block(const Problem& p, Layout la, Layout lb) {
+  const bool a_rows = la.order == Eigen::RowMajor;
+  const int64_t a_row_stride = a_rows ? la.outer_stride : 1;
+  const int64_t a_col_stride = a_rows ? 1 : la.outer_stride;
+  return [&p, a_row_stride, a_col_stride, lb](const T* a, const T* b, T* out, int64_t r0,
+                                              int64_t rows, int64_t c0, int64_t cols) {
+    PackingScratch<T>& scratch = packing_scratch<T>();
+    for (int64_t r = r0; r < r0 + rows; r += kPackedRows) {
+      const int64_t block_rows = std::min(kPackedRows, r0 + rows - r);
+      scratch.left.pack({a + r * a_row_stride, block_rows, p.k, a_row_stride, a_col_stride});
+      for (int64_t c = c0; c < c0 + cols; c += kPackedCols) {
+        const StridedMatrix<T> right{b + c, p.k, std::min(kPackedCols, c0 + cols - c),
+                                     lb.outer_stride, 1};
+        packed_gemm(scratch.left, right, out + r * p.n + c, p.n, false, scratch.right);
+      }
+    }
+  };
+}
+
+// What fixes the number of tiles. Eigen's result for an element depends on the tile it falls
+// in, so its tiles follow the machine's core count: every thread count up to the default gets
+// an even share, and the same bits. accel's kernels compute an element the same way in any
+// tile, so their tiles follow the thread count set (one thread packs each operand once).
+enum class TileCount { kByCores, kByThreads };
+
+template <typename T, typename Block>
+void run(const Problem& p, const Block& block, TileCount tile_count) {
   // Rows [r0, r0+rows) x columns [c0, c0+cols) of product `index`.
   auto product = [&](int64_t index, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
     const T* a =
         static_cast<const T*>(p.a.data) + batch_offset(index, p.batch_sizes, p.a.batch_strides);
     const T* b =
         static_cast<const T*>(p.b.data) + batch_offset(index, p.batch_sizes, p.b.batch_strides);
-    const MatrixMap<T, OrderA> ma(a, p.m, p.k, Eigen::OuterStride<>(la.outer_stride));
-    const MatrixMap<T, OrderB> mb(b, p.k, p.n, Eigen::OuterStride<>(lb.outer_stride));
-    OutputMap<T> out(static_cast<T*>(p.out) + index * p.m * p.n, p.m, p.n);
-    out.block(r0, c0, rows, cols).noalias() = ma.middleRows(r0, rows) * mb.middleCols(c0, cols);
+    block(a, b, static_cast<T*>(p.out) + index * p.m * p.n, r0, rows, c0, cols);
   };
   EigenThreadsGuard single_threaded(1);
   const int64_t work = p.m * p.n * p.k;
@@ -141,7 +212,8 @@ void run(const Problem& p, Layout la, Layout lb) {
                  });
     return;
   }
-  const Tiling tiling = tiling_for(p.m, p.n, p.k);
+  const Tiling tiling = tiling_for(
+      p.m, p.n, p.k, tile_count == TileCount::kByCores ? default_num_threads() : get_num_threads());
   const int64_t per_product = tiling.row_tiles * tiling.col_tiles;
   parallel_for(0, p.batch * per_product, 1, [&](int64_t begin, int64_t end) {
     EigenThreadsGuard worker_single_threaded(1);
@@ -162,10 +234,20 @@ void run_for_layouts(const Problem& p) {
   const Layout lb = layout_of(p.k, p.n, p.b);
   const bool a_rows = la.order == Eigen::RowMajor;
   const bool b_rows = lb.order == Eigen::RowMajor;
-  if (a_rows && b_rows) return run<T, Eigen::RowMajor, Eigen::RowMajor>(p, la, lb);
-  if (a_rows) return run<T, Eigen::RowMajor, Eigen::ColMajor>(p, la, lb);
-  if (b_rows) return run<T, Eigen::ColMajor, Eigen::RowMajor>(p, la, lb);
-  run<T, Eigen::ColMajor, Eigen::ColMajor>(p, la, lb);
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (a_rows && !b_rows && p.k >= simd::kLanes<T>) {
+      return run<T>(p, row_dot_block<T>(p, la, lb), TileCount::kByThreads);
+    }
+    if (b_rows && p.m >= kMinPackedRows) {
+      return run<T>(p, packed_block<T>(p, la, lb), TileCount::kByThreads);
+    }
+  }
+  constexpr int kRow = Eigen::RowMajor, kCol = Eigen::ColMajor;
+  constexpr TileCount by_cores = TileCount::kByCores;
+  if (a_rows && b_rows) return run<T>(p, eigen_block<T, kRow, kRow>(p, la, lb), by_cores);
+  if (a_rows) return run<T>(p, eigen_block<T, kRow, kCol>(p, la, lb), by_cores);
+  if (b_rows) return run<T>(p, eigen_block<T, kCol, kRow>(p, la, lb), by_cores);
+  run<T>(p, eigen_block<T, kCol, kCol>(p, la, lb), by_cores);
 }
 
 }  // namespace

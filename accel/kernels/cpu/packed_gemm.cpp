@@ -1,6 +1,5 @@
-// The packed product (see packed_gemm.h). The micro-kernel is written with GCC/Clang vector
-// types of 64 bytes: AVX-512 registers where the target has them, pairs of narrower ones
-// elsewhere. Depth is cut into blocks so that one panel of the packed right operand stays in
+// The packed product (see packed_gemm.h). The micro-kernel is written with the 64-byte vectors
+// of simd_vector.h. Depth is cut into blocks so that one panel of the packed right operand stays in
 // the L1 cache while every row panel of the left operand streams past it.
 #include "accel/kernels/cpu/packed_gemm.h"
 
@@ -9,28 +8,18 @@
 #include <new>
 
 #include "accel/base/error.h"
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
 
 namespace {
 
-// (An alias template cannot carry the attribute on a dependent type, hence one per type.)
-template <typename T>
-struct VectorOf;
-template <>
-struct VectorOf<float> {
-  using type = float __attribute__((vector_size(64)));
-};
-template <>
-struct VectorOf<double> {
-  using type = double __attribute__((vector_size(64)));
-};
-template <typename T>
-using Vector = typename VectorOf<T>::type;
-template <typename T>
-constexpr int64_t kLanes = 64 / sizeof(T);
+using simd::kLanes;
+using simd::load;
+using simd::store;
+using simd::Vector;
 
-constexpr int64_t kPanelRows = 8;
+constexpr int64_t kPanelRows = 8;  // simd::transpose_8x8 packs whole panels
 template <typename T>
 constexpr int64_t kPanelCols = 2 * kLanes<T>;
 // 128 x 32 floats (or x 16 doubles) = 16 KB: one right panel, half of the L1 cache.
@@ -41,18 +30,6 @@ constexpr int64_t kMaxDepthBlock = 128;
 int64_t depth_block(int64_t depth) {
   const int64_t blocks = std::max<int64_t>(1, (depth + kMaxDepthBlock - 1) / kMaxDepthBlock);
   return (depth + blocks - 1) / blocks;
-}
-
-template <typename T>
-Vector<T> load(const T* p) {
-  Vector<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename T>
-void store(T* p, const Vector<T>& v) {
-  std::memcpy(p, &v, sizeof v);
 }
 
 int64_t round_up(int64_t value, int64_t multiple) {
@@ -108,17 +85,33 @@ void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* pack
     const int64_t width = panel_width<T>(first, b.cols), cols = std::min(width, b.cols - first);
     T* panel = packed + first * depth;
     const T* src = b.data + begin * b.row_stride + first * b.col_stride;
-    if (b.col_stride == 1 && cols == width) {
+    if (b.col_stride == 1 && cols == kPanelCols<T>) {
       for (int64_t d = 0; d < depth; ++d) {
-        std::memcpy(panel + d * width, src + d * b.row_stride, sizeof(T) * width);
+        store(panel + d * width, load(src + d * b.row_stride));
+        store(panel + d * width + kLanes<T>, load(src + d * b.row_stride + kLanes<T>));
       }
-    } else if (b.col_stride == 1) {
+    } else if (b.col_stride == 1) {  // a last, partial panel: its vectors zero-padded
       for (int64_t d = 0; d < depth; ++d) {
-        std::copy_n(src + d * b.row_stride, cols, panel + d * width);
-        std::fill(panel + d * width + cols, panel + (d + 1) * width, T(0));
+        for (int64_t v = 0; v < width; v += kLanes<T>) {
+          const int64_t count = std::clamp<int64_t>(cols - v, 0, kLanes<T>);
+          store(panel + d * width + v, simd::load_partial(src + d * b.row_stride + v, count));
+        }
       }
     } else {
-      for (int64_t c = 0; c < cols; ++c) {
+      int64_t c = 0;
+      if (b.row_stride == 1) {  // column-major: blocks of 8 x 8 transposed whole
+        for (; c + 8 <= cols; c += 8) {
+          int64_t d = 0;
+          for (; d + 8 <= depth; d += 8) {
+            simd::transpose_8x8(src + d + c * b.col_stride, b.col_stride, panel + d * width + c,
+                                width);
+          }
+          for (; d < depth; ++d) {
+            for (int64_t i = c; i < c + 8; ++i) panel[d * width + i] = src[d + i * b.col_stride];
+          }
+        }
+      }
+      for (; c < cols; ++c) {
         for (int64_t d = 0; d < depth; ++d)
           panel[d * width + c] = src[d * b.row_stride + c * b.col_stride];
       }
@@ -158,7 +151,13 @@ void PackedLeft<T>::pack(const StridedMatrix<T>& a) {
       T* panel = block + first * depth;
       const T* rows = a.data + first * a.row_stride + begin * a.col_stride;
       if (first + kPanelRows <= a.rows) {  // written in order, read as eight streams
-        for (int64_t d = 0; d < depth; ++d) {
+        int64_t d = 0;
+        if (a.col_stride == 1) {
+          for (; d + kPanelRows <= depth; d += kPanelRows) {
+            simd::transpose_8x8(rows + d, a.row_stride, panel + d * kPanelRows, kPanelRows);
+          }
+        }
+        for (; d < depth; ++d) {
 #pragma GCC unroll 8
           for (int64_t r = 0; r < kPanelRows; ++r) {
             panel[d * kPanelRows + r] = rows[r * a.row_stride + d * a.col_stride];
