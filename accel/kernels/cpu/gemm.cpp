@@ -35,22 +35,35 @@ namespace {
 
 // Multiply-adds below which a product stays whole on one thread (starting threads costs more).
 constexpr int64_t kGemmGrain = int64_t{1} << 18;
-// Multiply-adds per tile at least: each tile is one Eigen call, which re-packs operands and
+// Multiply-adds per tile at least. An Eigen tile is one Eigen call, which re-packs operands and
 // costs ~9 us more than sharing a call (a [32,784]x[784,128] product cut in two ran 12%
-// slower on one thread), so a tile must be worth well over that.
-constexpr int64_t kMinTileWork = int64_t{1} << 23;
+// slower on one thread), so a tile must be worth well over that. accel's kernels re-pack little
+// (row_dot_gemm nothing): a tile need only outweigh handing it to another thread.
+constexpr int64_t kMinEigenTileWork = int64_t{1} << 23;
+constexpr int64_t kMinOwnTileWork = int64_t{1} << 20;
 
 // How a product's [m, n] output is cut: row_tiles x col_tiles tiles of near-equal size.
 struct Tiling {
   int64_t row_tiles = 1, col_tiles = 1;
 };
 
-// As many tiles as `threads` (no more than kMinTileWork allows). Among the splits giving that
-// many, the one that re-packs least: a tile packs the left operand's rows once per column tile
-// and the right operand's columns once per row tile, so a split costs col_tiles * m +
-// row_tiles * n packed rows/columns of depth k.
-Tiling tiling_for(int64_t m, int64_t n, int64_t k, int threads) {
-  const int64_t wanted = std::clamp<int64_t>(m * n * k / kMinTileWork, 1, threads);
+// How many tiles a product may be cut into: at most `threads`, each worth `min_work`.
+//
+// Eigen's result for an element depends on the tile it falls in, so its tiles follow the
+// machine's core count: every thread count up to the default gets an even share, and the same
+// bits. accel's kernels compute an element the same way in any tile, so their tiles follow the
+// thread count set (one thread packs each operand once).
+struct TileLimits {
+  int threads;
+  int64_t min_work;
+};
+
+// As many tiles as the limits allow. Among the splits giving that many, the one that re-packs
+// least: a tile packs the left operand's rows once per column tile and the right operand's
+// columns once per row tile, so a split costs col_tiles * m + row_tiles * n packed rows/columns
+// of depth k.
+Tiling tiling_for(int64_t m, int64_t n, int64_t k, TileLimits limits) {
+  const int64_t wanted = std::clamp<int64_t>(m * n * k / limits.min_work, 1, limits.threads);
   Tiling best;
   int64_t best_cost = -1;
   for (int64_t rows = 1; rows <= std::min(wanted, m); ++rows) {
@@ -187,14 +200,8 @@ auto packed_block(const Problem& p, Layout la, Layout lb) {
   };
 }
 
-// What fixes the number of tiles. Eigen's result for an element depends on the tile it falls
-// in, so its tiles follow the machine's core count: every thread count up to the default gets
-// an even share, and the same bits. accel's kernels compute an element the same way in any
-// tile, so their tiles follow the thread count set (one thread packs each operand once).
-enum class TileCount { kByCores, kByThreads };
-
 template <typename T, typename Block>
-void run(const Problem& p, const Block& block, TileCount tile_count) {
+void run(const Problem& p, const Block& block, TileLimits limits) {
   // Rows [r0, r0+rows) x columns [c0, c0+cols) of product `index`.
   auto product = [&](int64_t index, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
     const T* a =
@@ -212,8 +219,7 @@ void run(const Problem& p, const Block& block, TileCount tile_count) {
                  });
     return;
   }
-  const Tiling tiling = tiling_for(
-      p.m, p.n, p.k, tile_count == TileCount::kByCores ? default_num_threads() : get_num_threads());
+  const Tiling tiling = tiling_for(p.m, p.n, p.k, limits);
   const int64_t per_product = tiling.row_tiles * tiling.col_tiles;
   parallel_for(0, p.batch * per_product, 1, [&](int64_t begin, int64_t end) {
     EigenThreadsGuard worker_single_threaded(1);
@@ -235,15 +241,13 @@ void run_for_layouts(const Problem& p) {
   const bool a_rows = la.order == Eigen::RowMajor;
   const bool b_rows = lb.order == Eigen::RowMajor;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (a_rows && !b_rows && p.k >= simd::kLanes<T>) {
-      return run<T>(p, row_dot_block<T>(p, la, lb), TileCount::kByThreads);
-    }
-    if (b_rows && p.m >= kMinPackedRows) {
-      return run<T>(p, packed_block<T>(p, la, lb), TileCount::kByThreads);
-    }
+    const TileLimits own{get_num_threads(), kMinOwnTileWork};
+    if (a_rows && !b_rows && p.k >= simd::kLanes<T>)
+      return run<T>(p, row_dot_block<T>(p, la, lb), own);
+    if (b_rows && p.m >= kMinPackedRows) return run<T>(p, packed_block<T>(p, la, lb), own);
   }
   constexpr int kRow = Eigen::RowMajor, kCol = Eigen::ColMajor;
-  constexpr TileCount by_cores = TileCount::kByCores;
+  const TileLimits by_cores{default_num_threads(), kMinEigenTileWork};
   if (a_rows && b_rows) return run<T>(p, eigen_block<T, kRow, kRow>(p, la, lb), by_cores);
   if (a_rows) return run<T>(p, eigen_block<T, kRow, kCol>(p, la, lb), by_cores);
   if (b_rows) return run<T>(p, eigen_block<T, kCol, kRow>(p, la, lb), by_cores);
