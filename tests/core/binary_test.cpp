@@ -18,7 +18,7 @@ TEST(Binary, AddBroadcastsAndPromotes) {
 // Outputs beyond kStreamingOutputBytes take the streaming-store path: check every element,
 // for an output that starts off a 16-byte boundary and has a ragged tail, and a bool output.
 TEST(Binary, LargeResultsAreExactOnTheStreamingPath) {
-  const int64_t n = (int64_t{3} << 20) + 7;            // 12 MiB of float32
+  const int64_t n = (int64_t{9} << 20) + 7;            // 36 MiB of float32
   Tensor a = arange(n + 1, kFloat32).narrow(0, 1, n);  // 1, 2, ..., n
   Tensor b = full({n}, 0.5f);
   Tensor sum = a + b;
@@ -27,9 +27,9 @@ TEST(Binary, LargeResultsAreExactOnTheStreamingPath) {
   const float* s = sum.data_ptr<float>();
   EXPECT_EQ(s[0], 1.5f);
   EXPECT_EQ(s[n - 1], static_cast<float>(n) + 0.5f);
-  Tensor flags = gt(sum, a);  // bool, 3 MiB: below the threshold at 1 byte per element
+  Tensor flags = gt(sum, a);  // bool, 9 MiB: below the threshold at 1 byte per element
   EXPECT_TRUE(equal(flags, ones({n}, kBool)));
-  Tensor wide = arange(n, kFloat64) * 2.0;  // float64, 24 MiB
+  Tensor wide = arange(n, kFloat64) * 2.0;  // float64, 72 MiB
   EXPECT_EQ(wide.data_ptr<double>()[n - 1], 2.0 * static_cast<double>(n - 1));
 }
 
