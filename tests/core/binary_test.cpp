@@ -19,14 +19,14 @@ TEST(Binary, AddBroadcastsAndPromotes) {
 // for an output that starts off a 16-byte boundary and has a ragged tail, and a bool output.
 TEST(Binary, LargeResultsAreExactOnTheStreamingPath) {
   const int64_t n = (int64_t{9} << 20) + 7;            // 36 MiB of float32
-  Tensor a = arange(n + 1, kFloat32).narrow(0, 1, n);  // 1, 2, ..., n
-  Tensor b = full({n}, 0.5f);
+  Tensor a = arange(n + 1, kFloat32).narrow(0, 1, n);  // 1, 2, ..., n: integers exact below 2^24
+  Tensor b = full({n}, 2.0f);
   Tensor sum = a + b;
-  Tensor halves = sum - a;
-  EXPECT_TRUE(equal(halves, b));
+  Tensor twos = sum - a;
+  EXPECT_TRUE(equal(twos, b));
   const float* s = sum.data_ptr<float>();
-  EXPECT_EQ(s[0], 1.5f);
-  EXPECT_EQ(s[n - 1], static_cast<float>(n) + 0.5f);
+  EXPECT_EQ(s[0], 3.0f);
+  EXPECT_EQ(s[n - 1], static_cast<float>(n) + 2.0f);
   Tensor flags = gt(sum, a);  // bool, 9 MiB: below the threshold at 1 byte per element
   EXPECT_TRUE(equal(flags, ones({n}, kBool)));
   Tensor wide = arange(n, kFloat64) * 2.0;  // float64, 72 MiB
