@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "accel/base/error.h"
 #include "accel/kernels/cpu/im2col.h"
 #include "accel/kernels/cpu/packed_gemm.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/unfolded_image.h"
 
 namespace accel::cpu {
 
@@ -36,6 +38,11 @@ StridedMatrix<T> transposed(const T* data, int64_t rows, int64_t cols) {
   return {data, cols, rows, 1, cols};
 }
 
+// The size of the columns buffer multiply_unfolded needs: none where it packs from the image.
+int64_t columns_needed(const ConvGeometry& g) {
+  return rows_read_contiguously(g) ? 0 : ImageProduct(g).depth * ImageProduct(g).positions;
+}
+
 // A thread's working buffers: an image's columns (left uninitialized: every use overwrites
 // them whole) and the packed operands of its products.
 template <typename T>
@@ -46,6 +53,21 @@ struct Scratch {
   explicit Scratch(int64_t column_size)
       : columns(std::make_unique_for_overwrite<T[]>(static_cast<size_t>(column_size))) {}
 };
+
+// out (row stride: the output positions) = weights · the image's im2col columns, packed
+// straight from the image where the geometry allows, else unfolded into the scratch columns.
+template <typename T>
+void multiply_unfolded(const PackedLeft<T>& weights, const ConvGeometry& g, const T* image, T* out,
+                       Scratch<T>& scratch) {
+  const ImageProduct s(g);
+  if (rows_read_contiguously(g)) {
+    packed_gemm(weights, UnfoldedImage<T>(g, image), out, s.positions, false, scratch.right);
+    return;
+  }
+  im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image, scratch.columns.get());
+  packed_gemm(weights, row_major(scratch.columns.get(), s.depth, s.positions), out, s.positions,
+              false, scratch.right);
+}
 
 // Calls f(image, scratch) for every image, threads taking whole images.
 template <typename T, typename F>
@@ -105,11 +127,9 @@ void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_
   dispatch_float_or_double(dtype, "conv2d", [&]<typename T>() {
     const ImageProduct s(g);
     const PackedLeft<T> weights(row_major(static_cast<const T*>(weight), out_channels, s.depth));
-    for_each_image<T>(s.depth * s.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
-      im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size, scratch.columns.get());
+    for_each_image<T>(columns_needed(g), batch, [&](int64_t n, Scratch<T>& scratch) {
       T* o = static_cast<T*>(out) + n * out_channels * s.positions;
-      packed_gemm(weights, row_major(scratch.columns.get(), s.depth, s.positions), o, s.positions,
-                  false, scratch.right);
+      multiply_unfolded(weights, g, static_cast<const T*>(images) + n * s.image_size, o, scratch);
       if (bias == nullptr) return;
       for (int64_t c = 0; c < out_channels; ++c) {
         const T b = static_cast<const T*>(bias)[c];
@@ -134,10 +154,8 @@ void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, i
       const int64_t taps = g.kernel_h * g.kernel_w;
       const PackedLeft<T> weights(row_major(
           flipped_weights(w, out_channels, g.channels, taps).data(), g.channels, ts.depth));
-      for_each_image<T>(ts.depth * ts.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
-        im2col(dtype, t, 1, grad_image(n), scratch.columns.get());
-        packed_gemm(weights, row_major(scratch.columns.get(), ts.depth, ts.positions),
-                    grad_out + n * s.image_size, ts.positions, false, scratch.right);
+      for_each_image<T>(columns_needed(t), batch, [&](int64_t n, Scratch<T>& scratch) {
+        multiply_unfolded(weights, t, grad_image(n), grad_out + n * s.image_size, scratch);
       });
       return;
     }

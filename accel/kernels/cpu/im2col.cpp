@@ -56,13 +56,6 @@ void for_each_plane(const ConvGeometry& g, int64_t batch, F&& plane) {
   });
 }
 
-// Unit strides and output rows as wide as the input's (a "same" convolution): then a tap's
-// in-bounds rows read one contiguous stretch of the plane, copied at once; the entries that
-// wrapped around a row edge, which read padding, are zeroed afterwards.
-bool rows_read_contiguously(const ConvGeometry& g) {
-  return g.stride_h == 1 && g.stride_w == 1 && g.out_w == g.width;
-}
-
 template <typename T>
 void unfold_contiguous_plane(const ConvGeometry& g, const T* in, T* cols, int64_t tap_stride) {
   const int64_t w = g.width, size = g.out_h * w;
@@ -138,6 +131,10 @@ void col2im_typed(const ConvGeometry& g, int64_t batch, const T* columns, T* ima
 }
 
 }  // namespace
+
+bool rows_read_contiguously(const ConvGeometry& g) {
+  return g.stride_h == 1 && g.stride_w == 1 && g.out_w == g.width;
+}
 
 void im2col(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* images,
             void* columns) {

@@ -17,6 +17,11 @@ namespace accel::cpu {
 void im2col(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* images,
             void* columns);
 
+// Unit strides and output rows as wide as the input's (a "same" convolution): then a tap's
+// in-bounds rows read one contiguous stretch of the plane, which im2col copies at once; the
+// entries that wrapped around a row edge, which read padding, are zeroed afterwards.
+bool rows_read_contiguously(const ConvGeometry& g);
+
 // The adjoint of im2col: images (overwritten) = the sum of every column entry into the pixel
 // it was read from; entries that read padding are dropped.
 void col2im(ScalarType dtype, const ConvGeometry& g, int64_t batch, const void* columns,

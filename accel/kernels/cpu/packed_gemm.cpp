@@ -21,7 +21,8 @@ using simd::Vector;
 
 constexpr int64_t kPanelRows = 8;  // simd::transpose_8x8 packs whole panels
 template <typename T>
-constexpr int64_t kPanelCols = 2 * kLanes<T>;
+constexpr int64_t kPanelCols = kRightPanelWidth<T>;
+static_assert(kPanelCols<float> == 2 * kLanes<float> && kPanelCols<double> == 2 * kLanes<double>);
 // 128 x 32 floats (or x 16 doubles) = 16 KB: one right panel, half of the L1 cache.
 constexpr int64_t kMaxDepthBlock = 128;
 
@@ -70,19 +71,14 @@ void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t
   }
 }
 
-// The width of the right panel starting at column `first` of n: two vectors, or one for a
-// last panel that fits in one (a product 196 wide computes 208 columns, not 224).
-template <typename T>
-int64_t panel_width(int64_t first, int64_t n) {
-  return n - first <= kLanes<T> ? kLanes<T> : kPanelCols<T>;
-}
-
 // Rows [begin, begin + depth) of b, packed as column panels of [depth][2 vectors], zero-padded
-// to whole panels.
+// to whole panels (a last panel that fits one vector is one vector wide: a product 196 wide
+// computes 208 columns, not 224).
 template <typename T>
 void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* packed) {
   for (int64_t first = 0; first < b.cols; first += kPanelCols<T>) {
-    const int64_t width = panel_width<T>(first, b.cols), cols = std::min(width, b.cols - first);
+    const int64_t width = right_panel_width<T>(first, b.cols),
+                  cols = std::min(width, b.cols - first);
     T* panel = packed + first * depth;
     const T* src = b.data + begin * b.row_stride + first * b.col_stride;
     if (b.col_stride == 1 && cols == kPanelCols<T>) {
@@ -120,6 +116,19 @@ void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* pack
     }
   }
 }
+
+// A matrix in memory as a right operand.
+template <typename T>
+class StridedRight final : public RightOperand<T> {
+ public:
+  explicit StridedRight(const StridedMatrix<T>& b) : RightOperand<T>(b.rows, b.cols), b_(b) {}
+  void pack(int64_t begin, int64_t depth, T* packed) const override {
+    pack_right(b_, begin, depth, packed);
+  }
+
+ private:
+  StridedMatrix<T> b_;
+};
 
 }  // namespace
 
@@ -181,12 +190,12 @@ const T* PackedLeft<T>::block(int64_t depth_begin) const {
 }
 
 template <typename T>
-void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
+void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
   constexpr int64_t width = kPanelCols<T>;
-  ACCEL_CHECK(b.rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
-              a.depth(), b.rows);
-  const int64_t m = a.rows(), n = b.cols;
+  ACCEL_CHECK(b.rows() == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
+              a.depth(), b.rows());
+  const int64_t m = a.rows(), n = b.cols();
   if (a.depth() == 0 && !accumulate) {
     for (int64_t i = 0; i < m; ++i) std::fill_n(out + i * out_stride, n, T(0));
   }
@@ -194,18 +203,24 @@ void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int6
   T* packed = right.reserve(block_depth * round_up(n, width));
   for (int64_t begin = 0; begin < a.depth(); begin += block_depth) {
     const int64_t depth = std::min(block_depth, a.depth() - begin);
-    pack_right(b, begin, depth, packed);
+    b.pack(begin, depth, packed);
     const T* left = a.block(begin);
     const bool add = accumulate || begin > 0;
     for (int64_t col = 0; col < n; col += width) {
       const auto tile =
-          panel_width<T>(col, n) == width ? &multiply_tile<T, 2> : &multiply_tile<T, 1>;
+          right_panel_width<T>(col, n) == width ? &multiply_tile<T, 2> : &multiply_tile<T, 1>;
       for (int64_t row = 0; row < m; row += kPanelRows) {
         tile(depth, left + row * depth, packed + col * depth, out + row * out_stride + col,
              out_stride, std::min(kPanelRows, m - row), std::min(width, n - col), add);
       }
     }
   }
+}
+
+template <typename T>
+void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right) {
+  packed_gemm(a, StridedRight<T>(b), out, out_stride, accumulate, right);
 }
 
 template class PanelBuffer<float>;
@@ -215,6 +230,10 @@ template class PackedLeft<double>;
 template void packed_gemm(const PackedLeft<float>&, const StridedMatrix<float>&, float*, int64_t,
                           bool, PanelBuffer<float>&);
 template void packed_gemm(const PackedLeft<double>&, const StridedMatrix<double>&, double*, int64_t,
+                          bool, PanelBuffer<double>&);
+template void packed_gemm(const PackedLeft<float>&, const RightOperand<float>&, float*, int64_t,
+                          bool, PanelBuffer<float>&);
+template void packed_gemm(const PackedLeft<double>&, const RightOperand<double>&, double*, int64_t,
                           bool, PanelBuffer<double>&);
 
 }  // namespace accel::cpu

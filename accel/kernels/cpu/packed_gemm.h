@@ -54,8 +54,40 @@ class PackedLeft {
   T* data_ = nullptr;
 };
 
-// out (a.rows() x b.cols, row stride out_stride) = a · b, or out += a · b when accumulate.
-// b.rows must equal a.depth(). `right` is the thread's buffer for packing b. T: float or double.
+// How packed_gemm lays out a block of depth of its right operand: column panels, each
+// [depth][width] at packed + first_column * depth, `width` being right_panel_width() (two
+// 64-byte vectors, or one for a last panel that fits in one), zero-padded past the last column.
+template <typename T>
+constexpr int64_t kRightPanelWidth = 128 / sizeof(T);
+template <typename T>
+constexpr int64_t right_panel_width(int64_t first_column, int64_t cols) {
+  return cols - first_column <= kRightPanelWidth<T> / 2 ? kRightPanelWidth<T> / 2
+                                                        : kRightPanelWidth<T>;
+}
+
+// A right operand that packs itself into that layout: a caller that produces the operand's rows
+// on the fly (a convolution unfolding an image) writes them there without a matrix in between.
+template <typename T>
+class RightOperand {
+ public:
+  RightOperand(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {}
+  virtual ~RightOperand() = default;
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  // Writes rows [begin, begin + depth) as one block of panels.
+  virtual void pack(int64_t begin, int64_t depth, T* packed) const = 0;
+
+ private:
+  int64_t rows_, cols_;
+};
+
+// out (a.rows() x b.cols(), row stride out_stride) = a · b, or out += a · b when accumulate.
+// b.rows() must equal a.depth(). `right` is the thread's buffer for packing b. T: float or
+// double.
+template <typename T>
+void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right);
+// The same with b read from memory.
 template <typename T>
 void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right);

@@ -1,0 +1,74 @@
+// UnfoldedImage packs exactly what packing im2col's columns gives: a product through it equals,
+// bit for bit, the product through the columns, for same-padded, dilated, 1x1 and wider kernels,
+// output rows shorter than the input's, planes narrower than the kernel's reach, and planes
+// spanning several panels with a one-vector last panel, in float32 and float64.
+#include "accel/kernels/cpu/unfolded_image.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "accel/kernels/cpu/im2col.h"
+
+namespace accel::cpu {
+namespace {
+
+struct Case {
+  int64_t height, width, kernel, pad_h, pad_w, dilation;
+};
+
+ConvGeometry geometry(const Case& c, int64_t channels) {
+  ConvGeometry g{channels, c.height, c.width,    c.kernel,   c.kernel, c.pad_h, c.pad_w,
+                 1,        1,        c.dilation, c.dilation, 0,        0};
+  g.out_h = c.height + 2 * c.pad_h - c.dilation * (c.kernel - 1);
+  g.out_w = c.width + 2 * c.pad_w - c.dilation * (c.kernel - 1);
+  return g;
+}
+
+template <typename T>
+std::vector<T> values(int64_t count, T phase) {
+  std::vector<T> v(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = std::sin(T(0.37) * i + phase);
+  return v;
+}
+
+template <typename T>
+void check(const Case& c) {
+  const ConvGeometry g = geometry(c, 3);
+  ASSERT_TRUE(rows_read_contiguously(g)) << c.height << "x" << c.width;
+  const int64_t depth = g.channels * g.kernel_h * g.kernel_w, positions = g.out_h * g.out_w;
+  const int64_t out_channels = 5;
+  const std::vector<T> image = values<T>(g.channels * g.height * g.width, T(0.1));
+  const std::vector<T> weights = values<T>(out_channels * depth, T(0.2));
+  std::vector<T> columns(static_cast<size_t>(depth * positions));
+  im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image.data(), columns.data());
+  const PackedLeft<T> left(StridedMatrix<T>{weights.data(), out_channels, depth, depth, 1});
+  std::vector<T> expected(static_cast<size_t>(out_channels * positions)), got(expected.size());
+  PanelBuffer<T> scratch;
+  packed_gemm(left, StridedMatrix<T>{columns.data(), depth, positions, positions, 1},
+              expected.data(), positions, false, scratch);
+  packed_gemm(left, UnfoldedImage<T>(g, image.data()), got.data(), positions, false, scratch);
+  EXPECT_EQ(got, expected) << c.height << "x" << c.width << " kernel " << c.kernel << " pad "
+                           << c.pad_h << "," << c.pad_w << " dilation " << c.dilation;
+}
+
+const Case kCases[] = {
+    {14, 14, 3, 1, 1, 1},  // the small CNN's second layer
+    {20, 20, 3, 1, 1, 1},  // 400 positions: twelve full panels and a one-vector one
+    {5, 7, 3, 1, 1, 1},   {9, 9, 3, 2, 2, 2}, {6, 6, 5, 2, 2, 1},
+    {4, 4, 1, 0, 0, 1},   {5, 3, 3, 0, 1, 1},  // output rows fewer than the input's
+    {7, 1, 3, 1, 1, 1},                        // a plane one pixel wide: every horizontal tap wraps
+    {6, 2, 5, 2, 2, 1},
+};
+
+TEST(UnfoldedImage, PacksWhatIm2colsColumnsPackInFloat32) {
+  for (const Case& c : kCases) check<float>(c);
+}
+
+TEST(UnfoldedImage, PacksWhatIm2colsColumnsPackInFloat64) {
+  for (const Case& c : kCases) check<double>(c);
+}
+
+}  // namespace
+}  // namespace accel::cpu
