@@ -8,25 +8,17 @@
 #include <cmath>
 #include <vector>
 
+#include "core/product_checks.h"
+
 namespace accel::cpu {
 namespace {
 
-struct Shape {
-  int64_t m, depth, n;
-};
-
-// Small distinct values so float32 sums stay exact enough to compare tightly.
-template <typename T>
-std::vector<T> values(int64_t count, int seed) {
-  std::vector<T> v(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i)
-    v[static_cast<size_t>(i)] = T(((i * 7 + seed * 13) % 23) - 11) / T(8);
-  return v;
-}
+using testing_values::exact;
+using testing_values::Shape;
 
 template <typename T>
 void check(Shape s, bool transposed_operands, bool accumulate) {
-  const std::vector<T> a = values<T>(s.m * s.depth, 1), b = values<T>(s.depth * s.n, 2);
+  const std::vector<T> a = exact<T>(s.m * s.depth, 1), b = exact<T>(s.depth * s.n, 2);
   // Row-major, or stored transposed and read through the strides.
   const StridedMatrix<T> left = transposed_operands
                                     ? StridedMatrix<T>{a.data(), s.m, s.depth, 1, s.m}
@@ -35,26 +27,19 @@ void check(Shape s, bool transposed_operands, bool accumulate) {
                                      ? StridedMatrix<T>{b.data(), s.depth, s.n, 1, s.depth}
                                      : StridedMatrix<T>{b.data(), s.depth, s.n, s.n, 1};
   const int64_t out_stride = s.n + 3;
-  std::vector<T> out = values<T>(s.m * out_stride, 3);
+  std::vector<T> out = exact<T>(s.m * out_stride, 3);
   const std::vector<T> before = out;
   PanelBuffer<T> scratch;
   packed_gemm(PackedLeft<T>(left), right, out.data(), out_stride, accumulate, scratch);
-  for (int64_t i = 0; i < s.m; ++i) {
-    for (int64_t j = 0; j < out_stride; ++j) {
-      const size_t at = static_cast<size_t>(i * out_stride + j);
-      if (j >= s.n) {
-        EXPECT_EQ(out[at], before[at]) << "wrote past the product at " << i << "," << j;
-        continue;
-      }
-      double expected = accumulate ? double(before[at]) : 0.0;
-      for (int64_t d = 0; d < s.depth; ++d) {
-        expected += double(left.data[i * left.row_stride + d * left.col_stride]) *
-                    double(right.data[d * right.row_stride + j * right.col_stride]);
-      }
-      EXPECT_NEAR(double(out[at]), expected, 1e-9 * (1 + std::abs(expected)))
-          << s.m << "x" << s.depth << "x" << s.n << " at " << i << "," << j;
+  testing_values::expect_product(s, out_stride, out, before, [&](int64_t i, int64_t j) {
+    const size_t at = static_cast<size_t>(i * out_stride + j);
+    double sum = accumulate ? double(before[at]) : 0.0;
+    for (int64_t d = 0; d < s.depth; ++d) {
+      sum += double(left.data[i * left.row_stride + d * left.col_stride]) *
+             double(right.data[d * right.row_stride + j * right.col_stride]);
     }
-  }
+    return sum;
+  });
 }
 
 const Shape kShapes[] = {{1, 1, 1}, {8, 128, 32}, {13, 300, 70}, {64, 288, 196}, {3, 0, 5}};
@@ -76,8 +61,8 @@ TEST(PackedGemm, MatchesALoopInFloat64) {
 }
 
 TEST(PackedGemm, RepackingReusesTheLeftOperand) {
-  const std::vector<float> small = values<float>(4 * 5, 1), large = values<float>(20 * 40, 2);
-  const std::vector<float> b = values<float>(5 * 3, 3);
+  const std::vector<float> small = exact<float>(4 * 5, 1), large = exact<float>(20 * 40, 2);
+  const std::vector<float> b = exact<float>(5 * 3, 3);
   PackedLeft<float> left(StridedMatrix<float>{large.data(), 20, 40, 40, 1});
   left.pack(StridedMatrix<float>{small.data(), 4, 5, 5, 1});
   EXPECT_EQ(left.rows(), 4);

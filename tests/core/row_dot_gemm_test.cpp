@@ -8,45 +8,29 @@
 #include <cmath>
 #include <vector>
 
+#include "core/product_checks.h"
+
 namespace accel::cpu {
 namespace {
 
-struct Shape {
-  int64_t m, depth, n;
-};
-
-// Small multiples of 1/8: every sum is exact, whatever its order.
-template <typename T>
-std::vector<T> values(int64_t count, int seed) {
-  std::vector<T> v(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i)
-    v[static_cast<size_t>(i)] = T(((i * 7 + seed * 13) % 23) - 11) / T(8);
-  return v;
-}
+using testing_values::exact;
+using testing_values::Shape;
 
 template <typename T>
 void check(Shape s) {
   // Rows padded by 5 elements, read through the row stride.
   const int64_t a_stride = s.depth + 5, b_stride = s.depth + 5, out_stride = s.n + 3;
-  const std::vector<T> a = values<T>(s.m * a_stride, 1), b = values<T>(s.n * b_stride, 2);
-  std::vector<T> out = values<T>(s.m * out_stride, 3);
+  const std::vector<T> a = exact<T>(s.m * a_stride, 1), b = exact<T>(s.n * b_stride, 2);
+  std::vector<T> out = exact<T>(s.m * out_stride, 3);
   const std::vector<T> before = out;
   row_dot_gemm<T>({a.data(), s.m, a_stride}, {b.data(), s.n, b_stride}, s.depth, out.data(),
                   out_stride);
-  for (int64_t i = 0; i < s.m; ++i) {
-    for (int64_t j = 0; j < out_stride; ++j) {
-      const size_t at = static_cast<size_t>(i * out_stride + j);
-      if (j >= s.n) {
-        EXPECT_EQ(out[at], before[at]) << "wrote past the product at " << i << "," << j;
-        continue;
-      }
-      double expected = 0;
-      for (int64_t d = 0; d < s.depth; ++d)
-        expected += double(a[i * a_stride + d]) * double(b[j * b_stride + d]);
-      EXPECT_NEAR(double(out[at]), expected, 1e-9 * (1 + std::abs(expected)))
-          << s.m << "x" << s.depth << "x" << s.n << " at " << i << "," << j;
-    }
-  }
+  testing_values::expect_product(s, out_stride, out, before, [&](int64_t i, int64_t j) {
+    double sum = 0;
+    for (int64_t d = 0; d < s.depth; ++d)
+      sum += double(a[i * a_stride + d]) * double(b[j * b_stride + d]);
+    return sum;
+  });
 }
 
 const Shape kShapes[] = {{1, 1, 1}, {4, 16, 4}, {7, 5, 9}, {32, 784, 128}, {13, 300, 6}};
@@ -59,17 +43,10 @@ TEST(RowDotGemm, MatchesALoopInFloat64) {
   for (const Shape& s : kShapes) check<double>(s);
 }
 
-// Values whose sums round, so that a different order would show.
-std::vector<float> rounding_values(int64_t count, float phase) {
-  std::vector<float> v(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = std::sin(0.37f * i + phase);
-  return v;
-}
-
 TEST(RowDotGemm, AnElementIsTheSameWhicheverBlockComputesIt) {
   const Shape s{11, 203, 10};
-  const std::vector<float> a = rounding_values(s.m * s.depth, 0.1f),
-                           b = rounding_values(s.n * s.depth, 0.2f);
+  const std::vector<float> a = testing_values::rounding(s.m * s.depth, 0.1f),
+                           b = testing_values::rounding(s.n * s.depth, 0.2f);
   std::vector<float> whole(static_cast<size_t>(s.m * s.n)), pieces(whole.size());
   row_dot_gemm<float>({a.data(), s.m, s.depth}, {b.data(), s.n, s.depth}, s.depth, whole.data(),
                       s.n);

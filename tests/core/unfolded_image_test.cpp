@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accel/kernels/cpu/im2col.h"
+#include "core/product_checks.h"
 
 namespace accel::cpu {
 namespace {
@@ -27,20 +28,13 @@ ConvGeometry geometry(const Case& c, int64_t channels) {
 }
 
 template <typename T>
-std::vector<T> values(int64_t count, T phase) {
-  std::vector<T> v(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = std::sin(T(0.37) * i + phase);
-  return v;
-}
-
-template <typename T>
 void check(const Case& c) {
   const ConvGeometry g = geometry(c, 3);
   ASSERT_TRUE(rows_read_contiguously(g)) << c.height << "x" << c.width;
   const int64_t depth = g.channels * g.kernel_h * g.kernel_w, positions = g.out_h * g.out_w;
   const int64_t out_channels = 5;
-  const std::vector<T> image = values<T>(g.channels * g.height * g.width, T(0.1));
-  const std::vector<T> weights = values<T>(out_channels * depth, T(0.2));
+  const std::vector<T> image = testing_values::rounding<T>(g.channels * g.height * g.width, T(0.1));
+  const std::vector<T> weights = testing_values::rounding<T>(out_channels * depth, T(0.2));
   std::vector<T> columns(static_cast<size_t>(depth * positions));
   im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image.data(), columns.data());
   const PackedLeft<T> left(StridedMatrix<T>{weights.data(), out_channels, depth, depth, 1});
