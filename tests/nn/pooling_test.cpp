@@ -128,6 +128,26 @@ TEST(MaxPool2d, TwoByTwoWindowsFollowTheTapOrderRuleOnTiesAndNans) {
   }
 }
 
+// The gradient of a plain 2x2 pooling lands on each window's winner only, ties included, and
+// the row and column that no window covers (odd sizes) get zero.
+TEST(MaxPool2d, TwoByTwoGradientReachesEachWindowsWinnerOnly) {
+  manual_seed(4);
+  for (const ScalarType dtype : {kFloat32, kFloat64}) {
+    Tensor x = randint(3, {2, 3, 7, 5}).to(dtype).requires_grad_(true);
+    const auto [out, indices] = max_pool2d_with_indices(x, {2});
+    const Tensor grad = randn(out.sizes()).to(dtype);
+    out.backward(grad);
+    Tensor expected = zeros({6, 35}, kFloat64);
+    const Tensor flat_indices = indices.reshape({6, -1}), flat_grad = grad.reshape({6, -1});
+    for (int64_t p = 0; p < 6; ++p) {
+      for (int64_t o = 0; o < flat_indices.size(1); ++o) {
+        expected[p][flat_indices[p][o].item<int64_t>()].fill_(flat_grad[p][o].item<double>());
+      }
+    }
+    EXPECT_TRUE(x.grad().to(kFloat64).equal(expected.view({2, 3, 7, 5}))) << dtype;
+  }
+}
+
 TEST(MaxPool2d, NanWinsItsWindow) {
   Tensor x = iota({1, 1, 2, 2});
   x.view({-1})[1].fill_(std::nan(""));
