@@ -147,6 +147,34 @@ TEST(Matmul, TiledProductsMatchTheirRowsComputedWhole) {
   }
 }
 
+// Every layout pair (row-major or transposed, each operand) reaches a different kernel: dot
+// products of rows, the packed GEMM, or Eigen. Shapes around their tile and panel sizes (4, 8,
+// 16, 32 and the 8-row minimum of the packed path), float32 and float64, against the product
+// computed in float64 from the same values.
+TEST(Matmul, EveryLayoutMatchesTheProductInDouble) {
+  const int64_t sizes[] = {1, 3, 7, 8, 9, 16, 17, 33, 70};
+  for (const ScalarType dtype : {kFloat32, kFloat64}) {
+    for (const int64_t m : sizes) {
+      for (const int64_t k : {1, 15, 16, 37, 130}) {
+        for (const int64_t n : {1, 5, 16, 31, 33}) {
+          const Tensor a = counting({m, k}).sin().to(dtype), b = counting({k, n}).cos().to(dtype);
+          const Tensor expected = mm(a.to(kFloat64), b.to(kFloat64));
+          const double tolerance = dtype == kFloat32 ? 1e-4 : 1e-12;
+          for (const bool a_transposed : {false, true}) {
+            for (const bool b_transposed : {false, true}) {
+              const Tensor x = a_transposed ? a.t().contiguous().t() : a;
+              const Tensor y = b_transposed ? b.t().contiguous().t() : b;
+              EXPECT_TRUE(allclose(mm(x, y).to(kFloat64), expected, tolerance, tolerance))
+                  << dtype << " " << m << "x" << k << "x" << n << " transposed " << a_transposed
+                  << b_transposed;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Matmul, GradientOnlyForInputsThatNeedIt) {
   const Tensor a = counting({2, 3, 4}, kFloat64).requires_grad_();
   const Tensor b = counting({4, 5}, kFloat64);
