@@ -3,11 +3,11 @@
 // packed_gemm when the right operand's rows are unit-stride — and everything else (integer
 // dtypes, two transposed operands, products under eight rows) through Eigen's GEMM, the only
 // translation unit that includes Eigen. Operands are read in place, whether row-major or
-// transposed (column-major). Every kernel runs single-threaded: a large product is cut into
-// output tiles whose number and shape depend only on the problem's shape and the machine's core
-// count, and threads take whole tiles (batches of small products are spread the same way, one
-// product per task). No kernel's result for an element depends on the tile it falls in, so
-// results are bit-identical whatever the thread count set.
+// transposed (column-major). Every kernel call runs on one thread: a large product is cut into
+// output tiles and threads take whole tiles (batches of small products are spread the same way,
+// one product per task). Results are bit-identical whatever the thread count set: Eigen's tiles
+// depend only on the shape and the machine's core count, and accel's kernels give an element the
+// same bits in whatever tile it falls (see TileLimits).
 #include "accel/kernels/cpu/gemm.h"
 
 // GCC 12 flags Eigen's AVX-512 reductions (an intrinsic's deliberately undefined register)
