@@ -20,9 +20,9 @@ using simd::store;
 using simd::Vector;
 
 constexpr int64_t kPanelRows = 8;  // simd::transpose_8x8 packs whole panels
-template <typename T>
-constexpr int64_t kPanelCols = kRightPanelWidth<T>;
-static_assert(kPanelCols<float> == 2 * kLanes<float> && kPanelCols<double> == 2 * kLanes<double>);
+// The micro-kernel's tile is two vectors wide: a full right panel.
+static_assert(kRightPanelWidth<float> == 2 * kLanes<float> &&
+              kRightPanelWidth<double> == 2 * kLanes<double>);
 // 128 x 32 floats (or x 16 doubles) = 16 KB: one right panel, half of the L1 cache.
 constexpr int64_t kMaxDepthBlock = 128;
 
@@ -76,12 +76,12 @@ void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t
 // computes 208 columns, not 224).
 template <typename T>
 void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* packed) {
-  for (int64_t first = 0; first < b.cols; first += kPanelCols<T>) {
+  for (int64_t first = 0; first < b.cols; first += kRightPanelWidth<T>) {
     const int64_t width = right_panel_width<T>(first, b.cols),
                   cols = std::min(width, b.cols - first);
     T* panel = packed + first * depth;
     const T* src = b.data + begin * b.row_stride + first * b.col_stride;
-    if (b.col_stride == 1 && cols == kPanelCols<T>) {
+    if (b.col_stride == 1 && cols == kRightPanelWidth<T>) {
       for (int64_t d = 0; d < depth; ++d) {
         store(panel + d * width, load(src + d * b.row_stride));
         store(panel + d * width + kLanes<T>, load(src + d * b.row_stride + kLanes<T>));
@@ -192,7 +192,7 @@ const T* PackedLeft<T>::block(int64_t depth_begin) const {
 template <typename T>
 void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
-  constexpr int64_t width = kPanelCols<T>;
+  constexpr int64_t width = kRightPanelWidth<T>;
   ACCEL_CHECK(b.rows() == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
               a.depth(), b.rows());
   const int64_t m = a.rows(), n = b.cols();
