@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -49,35 +50,26 @@ class SmallVector {
 
   template <typename It>
   void assign(It first, It last) {
-    resize(static_cast<size_t>(std::distance(first, last)));
+    set_size(static_cast<size_t>(std::distance(first, last)));
     std::copy(first, last, data());
   }
   void assign(size_t n, const T& value) {
-    resize(n);
+    set_size(n);
     std::fill(data(), data() + n, value);
   }
+  // New elements are value-initialized, as std::vector's are.
   void resize(size_t n) {
-    if (n > N) {
-      if (size_ <= N) {
-        heap_.assign(std::make_move_iterator(inline_), std::make_move_iterator(inline_ + size_));
-      }
-      heap_.resize(n);
-    } else if (size_ > N) {
-      std::move(heap_.begin(), heap_.begin() + static_cast<std::ptrdiff_t>(n), inline_);
-      heap_.clear();
-    } else {
-      // Drop what the removed elements held (shared_ptrs in autograd edges).
-      std::fill(std::begin(inline_) + n, std::begin(inline_) + std::max(n, size_), T());
-    }
-    size_ = n;
+    const size_t old_size = size_;
+    set_size(n);
+    if (n > old_size && n <= N) std::fill(inline_ + old_size, inline_ + n, T());
   }
-  void clear() { resize(0); }
+  void clear() { set_size(0); }
   void push_back(T v) {
-    resize(size_ + 1);
+    set_size(size_ + 1);
     data()[size_ - 1] = std::move(v);
   }
   void insert(size_t pos, T v) {
-    resize(size_ + 1);
+    set_size(size_ + 1);
     T* d = data();
     std::move_backward(d + pos, d + size_ - 1, d + size_);
     d[pos] = std::move(v);
@@ -85,7 +77,7 @@ class SmallVector {
   void erase(size_t pos) {
     T* d = data();
     std::move(d + pos + 1, d + size_, d + pos);
-    resize(size_ - 1);
+    set_size(size_ - 1);
   }
 
   T* data() { return size_ > N ? heap_.data() : inline_; }
@@ -106,7 +98,26 @@ class SmallVector {
   }
 
  private:
-  T inline_[N] = {};
+  // Changes the size; elements added inline are left for the caller to write.
+  void set_size(size_t n) {
+    if (n > N) {
+      if (size_ <= N) {
+        heap_.assign(std::make_move_iterator(inline_), std::make_move_iterator(inline_ + size_));
+      }
+      heap_.resize(n);
+    } else if (size_ > N) {
+      std::move(heap_.begin(), heap_.begin() + static_cast<std::ptrdiff_t>(n), inline_);
+      heap_.clear();
+    } else if constexpr (!std::is_trivially_copyable_v<T>) {
+      // Drop what the removed elements held (shared_ptrs in autograd edges).
+      std::fill(std::begin(inline_) + n, std::begin(inline_) + std::max(n, size_), T());
+    }
+    size_ = n;
+  }
+
+  // Plain values (sizes, strides) are left unset until written: a tensor holds two of these
+  // and an op makes a tensor, so zeroing them would cost as much as filling them.
+  T inline_[N];
   std::vector<T> heap_;
   size_t size_ = 0;
 };

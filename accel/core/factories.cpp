@@ -66,10 +66,10 @@ Tensor from_values(const T* values, size_t n, TensorOptions options) {
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
   check_sizes(sizes, "empty");
   const int64_t numel = checked_numel(sizes, "empty");
-  DimVector strides = contiguous_strides(sizes, "empty");
   auto storage = make_pooled<Storage>(storage_bytes(numel, options.dtype(), sizes, "empty"),
                                       options.device(), options.pinned_memory());
-  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, strides, 0);
+  auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, numel,
+                                      TensorImpl::Contiguous{});
   return finish(Tensor(std::move(impl)), options);
 }
 

@@ -11,9 +11,10 @@
 
 namespace accel {
 
-DimVector contiguous_strides(IntArrayRef sizes, const char* op) {
-  DimVector strides(sizes.size());
-  if (sizes.empty()) return strides;
+namespace {
+// Writes the row-major strides of `sizes` into `strides` (sizes.size() elements).
+void write_contiguous_strides(IntArrayRef sizes, int64_t* strides, const char* op) {
+  if (sizes.empty()) return;
   bool overflow = false;
   strides[sizes.size() - 1] = 1;
   for (size_t i = sizes.size() - 1; i-- > 0;) {
@@ -21,6 +22,12 @@ DimVector contiguous_strides(IntArrayRef sizes, const char* op) {
         __builtin_mul_overflow(strides[i + 1], std::max<int64_t>(sizes[i + 1], 1), &strides[i]);
   }
   ACCEL_CHECK(!overflow, op, "the strides of shape {} do not fit int64", sizes);
+}
+}  // namespace
+
+DimVector contiguous_strides(IntArrayRef sizes, const char* op) {
+  DimVector strides(sizes.size());
+  write_contiguous_strides(sizes, strides.data(), op);
   return strides;
 }
 
@@ -55,6 +62,13 @@ TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, ScalarType dtype_, Int
   set_geometry(sizes_, strides_, storage_offset_);
 }
 
+TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, ScalarType dtype_, IntArrayRef sizes_,
+                       int64_t numel_, Contiguous)
+    : storage(std::move(storage_)), sizes(sizes_), numel(numel_), dtype(dtype_) {
+  strides.resize(sizes_.size());
+  write_contiguous_strides(sizes_, strides.data(), "Tensor");
+}
+
 TensorImpl::~TensorImpl() = default;
 
 void TensorImpl::set_geometry(IntArrayRef sizes_, IntArrayRef strides_, int64_t offset) {
@@ -82,11 +96,6 @@ void Tensor::fail_undefined() { fail("Tensor", "the tensor is undefined (default
 
 int64_t Tensor::size(int64_t d) const { return sizes()[wrap_dim(d, dim(), "size")]; }
 int64_t Tensor::stride(int64_t d) const { return strides()[wrap_dim(d, dim(), "stride")]; }
-
-void* Tensor::data_ptr() const {
-  const TensorImpl& impl = checked_impl();
-  return static_cast<char*>(impl.storage->data()) + impl.storage_offset * element_size();
-}
 
 void Tensor::check_dtype_for_access(ScalarType requested, const char* op) const {
   ACCEL_CHECK(requested == dtype(), op, "requested {} elements from a {} tensor", requested,
@@ -121,11 +130,6 @@ Scalar Tensor::item() const {
 }
 
 // ---- autograd ----
-
-bool Tensor::requires_grad() const {
-  const TensorImpl& impl = checked_impl();
-  return impl.requires_grad || impl.grad_fn != nullptr;
-}
 
 Tensor& Tensor::requires_grad_(bool requires_grad) {
   TensorImpl& impl = const_cast<TensorImpl&>(checked_impl());

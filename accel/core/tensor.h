@@ -62,7 +62,10 @@ class Tensor {
   uint32_t version() const { return storage()->version(); }
 
   // Address of element 0 of this view.
-  void* data_ptr() const;
+  void* data_ptr() const {
+    const TensorImpl& impl = checked_impl();
+    return static_cast<char*>(impl.storage->data()) + impl.storage_offset * element_size();
+  }
   template <typename T>
   T* data_ptr() const {
     check_dtype_for_access(scalar_type_of<T>, "data_ptr");
@@ -76,7 +79,10 @@ class Tensor {
   Scalar item() const;
 
   // ---- autograd ----
-  bool requires_grad() const;
+  bool requires_grad() const {
+    const TensorImpl& impl = checked_impl();
+    return impl.requires_grad || impl.grad_fn != nullptr;
+  }
   Tensor& requires_grad_(bool requires_grad = true);
   bool is_leaf() const;
   // The accumulated gradient of a leaf (undefined until a backward reaches it).

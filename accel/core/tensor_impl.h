@@ -25,6 +25,11 @@ struct AutogradMeta;  // in tensor.h
 struct TensorImpl {
   TensorImpl(std::shared_ptr<Storage> storage, ScalarType dtype, IntArrayRef sizes,
              IntArrayRef strides, int64_t storage_offset);
+  // A contiguous tensor of `sizes` at the start of `storage`, whose element count `numel`
+  // the caller has checked (checked_numel): the strides are computed in place.
+  struct Contiguous {};
+  TensorImpl(std::shared_ptr<Storage> storage, ScalarType dtype, IntArrayRef sizes, int64_t numel,
+             Contiguous);
   ~TensorImpl();
 
   // Replaces the geometry (views made in place: as_strided_, squeeze_ on the impl).

@@ -236,6 +236,9 @@ TEST(Geometry, SmallVectorSpillsAndShrinks) {
   EXPECT_EQ(v[3], 2);
   v.erase(0);
   EXPECT_EQ(IntArrayRef(v), IntArrayRef({0, 1, 2}));
+  v.resize(1);
+  v.resize(3);  // grown elements are zero, whatever the slots held before
+  EXPECT_EQ(IntArrayRef(v), IntArrayRef({0, 0, 0}));
   Tensor big = zeros({1, 1, 1, 1, 1, 1, 1, 2});
   EXPECT_EQ(big.dim(), 8);
   EXPECT_EQ(big.size(-1), 2);
