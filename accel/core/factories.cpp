@@ -69,7 +69,7 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
   auto storage = make_pooled<Storage>(storage_bytes(numel, options.dtype(), sizes, "empty"),
                                       options.device(), options.pinned_memory());
   auto impl = make_pooled<TensorImpl>(std::move(storage), options.dtype(), sizes, numel,
-                                      TensorImpl::Contiguous{});
+                                      TensorImpl::Contiguous{"empty"});
   return finish(Tensor(std::move(impl)), options);
 }
 

@@ -63,10 +63,10 @@ TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, ScalarType dtype_, Int
 }
 
 TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, ScalarType dtype_, IntArrayRef sizes_,
-                       int64_t numel_, Contiguous)
+                       int64_t numel_, Contiguous contiguous)
     : storage(std::move(storage_)), sizes(sizes_), numel(numel_), dtype(dtype_) {
   strides.resize(sizes_.size());
-  write_contiguous_strides(sizes_, strides.data(), "Tensor");
+  write_contiguous_strides(sizes_, strides.data(), contiguous.op);
 }
 
 TensorImpl::~TensorImpl() = default;

@@ -26,8 +26,11 @@ struct TensorImpl {
   TensorImpl(std::shared_ptr<Storage> storage, ScalarType dtype, IntArrayRef sizes,
              IntArrayRef strides, int64_t storage_offset);
   // A contiguous tensor of `sizes` at the start of `storage`, whose element count `numel`
-  // the caller has checked (checked_numel): the strides are computed in place.
-  struct Contiguous {};
+  // the caller has checked (checked_numel): the strides are computed in place (strides that
+  // overflow int64 raise accel::Error naming `op`).
+  struct Contiguous {
+    const char* op;
+  };
   TensorImpl(std::shared_ptr<Storage> storage, ScalarType dtype, IntArrayRef sizes, int64_t numel,
              Contiguous);
   ~TensorImpl();

@@ -103,7 +103,12 @@ TEST(Factories, ShapesBeyondInt64AreErrors) {
       "empty: shape [1099511627776, 1099511627776] has more "
       "elements than int64 can count");
   // Empty, but its strides (PyTorch counts size 0 as 1 there) would not fit.
-  testing::expect_error_containing([&] { empty({0, big, big}); }, "do not fit int64");
+  testing::expect_error_containing(
+      [&] {
+        empty({0, big, big});
+      },
+      "empty: the strides of shape [0, 1099511627776, "
+      "1099511627776] do not fit int64");
   testing::expect_error_containing(
       [&] {
         empty({int64_t{1} << 60, 4}, kFloat64);
