@@ -9,23 +9,26 @@
 
 namespace accel::cuda {
 
-// The functions accel calls, under their own names.
-#define ACCEL_CUBLAS_FUNCTIONS(X)         \
-  X(cublasCreate)                         \
-  X(cublasSetMathMode)                    \
-  X(cublasSetStream)                      \
-  X(cublasSetWorkspace)                   \
-  X(cublasGemmStridedBatchedEx_64)        \
-  X(cublasLtCreate)                       \
-  X(cublasLtGetStatusName)                \
-  X(cublasLtGetStatusString)              \
-  X(cublasLtMatmul)                       \
-  X(cublasLtMatmulAlgoGetHeuristic)       \
-  X(cublasLtMatmulDescInit)               \
-  X(cublasLtMatmulDescSetAttribute)       \
-  X(cublasLtMatmulPreferenceInit)         \
-  X(cublasLtMatmulPreferenceSetAttribute) \
-  X(cublasLtMatrixLayoutInit)             \
+// The functions accel calls, under the names the libraries export: the headers' cublasCreate,
+// cublasSetStream and cublasSetWorkspace are macros for the _v2 functions, and cuBLASLt's
+// *Init functions are inline wrappers that pass the descriptor's size to an exported
+// *Init_internal.
+#define ACCEL_CUBLAS_FUNCTIONS(X)          \
+  X(cublasCreate_v2)                       \
+  X(cublasSetMathMode)                     \
+  X(cublasSetStream_v2)                    \
+  X(cublasSetWorkspace_v2)                 \
+  X(cublasGemmStridedBatchedEx_64)         \
+  X(cublasLtCreate)                        \
+  X(cublasLtGetStatusName)                 \
+  X(cublasLtGetStatusString)               \
+  X(cublasLtMatmul)                        \
+  X(cublasLtMatmulAlgoGetHeuristic)        \
+  X(cublasLtMatmulDescInit_internal)       \
+  X(cublasLtMatmulDescSetAttribute)        \
+  X(cublasLtMatmulPreferenceInit_internal) \
+  X(cublasLtMatmulPreferenceSetAttribute)  \
+  X(cublasLtMatrixLayoutInit_internal)     \
   X(cublasLtMatrixLayoutSetAttribute)
 
 struct CublasLibrary {

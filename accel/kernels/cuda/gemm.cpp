@@ -98,7 +98,7 @@ cublasHandle_t blas_handle(const Context& c, const Shapes& shapes) {
   std::lock_guard lock(c.blas->mutex);
   if (c.blas->blas == nullptr) {
     cublasHandle_t handle = nullptr;
-    check_cublas(cublas_library().cublasCreate(&handle), "cublasCreate", shapes);
+    check_cublas(cublas_library().cublasCreate_v2(&handle), "cublasCreate", shapes);
     // 16-bit products add their split-K partial sums in float32, as the cuBLASLt path does.
     check_cublas(cublas_library().cublasSetMathMode(
                      handle, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION),
@@ -252,9 +252,9 @@ void blas_gemm(const Problem& p, const Call& c) {
   const void* beta = float64 ? static_cast<const void*>(&beta64) : &beta32;
   const cudaDataType_t type = p.precision.type;
   std::lock_guard lock(p.context.blas->blas_call_mutex);
-  check_cublas(cublas_library().cublasSetStream(handle, p.context.stream), "cublasSetStream", s);
+  check_cublas(cublas_library().cublasSetStream_v2(handle, p.context.stream), "cublasSetStream", s);
   // After cublasSetStream, which resets the handle to cuBLAS's own shared workspace.
-  check_cublas(cublas_library().cublasSetWorkspace(handle, p.context.workspace, kWorkspaceBytes),
+  check_cublas(cublas_library().cublasSetWorkspace_v2(handle, p.context.workspace, kWorkspaceBytes),
                "cublasSetWorkspace", s);
   check_cublas(cublas_library().cublasGemmStridedBatchedEx_64(
                    handle, p.bt.op, p.at.op, s.n, s.m, s.k, alpha, c.b, type, p.bt.ld, c.b_stride,
@@ -281,8 +281,9 @@ void set_layout(cublasLtMatrixLayoutOpaque_t& layout, cublasLtMatrixLayoutAttrib
 
 void init_layout(cublasLtMatrixLayoutOpaque_t& layout, cudaDataType_t type, int64_t rows,
                  int64_t cols, int64_t ld, int64_t count, int64_t stride, const Shapes& shapes) {
-  check_cublas(cublas_library().cublasLtMatrixLayoutInit(&layout, type, static_cast<uint64_t>(rows),
-                                                         static_cast<uint64_t>(cols), ld),
+  check_cublas(cublas_library().cublasLtMatrixLayoutInit_internal(&layout, sizeof(layout), type,
+                                                                  static_cast<uint64_t>(rows),
+                                                                  static_cast<uint64_t>(cols), ld),
                "cublasLtMatrixLayoutInit", shapes);
   if (count > 1) {
     set_layout(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, static_cast<int32_t>(count), shapes);
@@ -346,8 +347,9 @@ std::optional<cublasLtMatmulAlgo_t> find_algo(const Problem& p, cublasLtHandle_t
   if (auto it = cache.algos.find(key); it != cache.algos.end()) return it->second;
 
   cublasLtMatmulPreferenceOpaque_t preference;
-  check_cublas(cublas_library().cublasLtMatmulPreferenceInit(&preference),
-               "cublasLtMatmulPreferenceInit", p.shapes);
+  check_cublas(
+      cublas_library().cublasLtMatmulPreferenceInit_internal(&preference, sizeof(preference)),
+      "cublasLtMatmulPreferenceInit", p.shapes);
   set_preference(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                  static_cast<uint64_t>(kWorkspaceBytes), p.shapes);
   set_preference(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.b_alignment, p.shapes);
@@ -366,10 +368,8 @@ std::optional<cublasLtMatmulAlgo_t> find_algo(const Problem& p, cublasLtHandle_t
   const cublasStatus_t status = cublas_library().cublasLtMatmulAlgoGetHeuristic(
       handle, &lt.desc, &lt.a_layout, &lt.b_layout, &lt.out_layout, &lt.out_layout, &preference, 1,
       &result, &found);
-  // NOT_SUPPORTED: no heuristic for this configuration at all, as good as no algorithm.
-  if (status != CUBLAS_STATUS_NOT_SUPPORTED) {
-    check_cublas(status, "cublasLtMatmulAlgoGetHeuristic", p.shapes);
-  }
+  // A failed query (NOT_SUPPORTED, or INVALID_VALUE for a layout cuBLASLt will not take, such
+  // as a broadcast operand's batch stride 0) is as good as no algorithm: cuBLAS computes it.
   std::optional<cublasLtMatmulAlgo_t> algo;
   if (status == CUBLAS_STATUS_SUCCESS && found > 0 && result.state == CUBLAS_STATUS_SUCCESS) {
     algo = result.algo;
@@ -386,7 +386,8 @@ bool lt_matmul(const Problem& p, const Call& c) {
   const cudaDataType_t type = p.precision.type;
   cublasLtHandle_t handle = lt_handle(p.context, s);
   LtMatmul lt{};
-  check_cublas(cublas_library().cublasLtMatmulDescInit(&lt.desc, p.precision.compute, CUDA_R_32F),
+  check_cublas(cublas_library().cublasLtMatmulDescInit_internal(&lt.desc, sizeof(lt.desc),
+                                                                p.precision.compute, CUDA_R_32F),
                "cublasLtMatmulDescInit", s);
   const auto transa = static_cast<int32_t>(p.bt.op);
   const auto transb = static_cast<int32_t>(p.at.op);
