@@ -1,8 +1,9 @@
 // Half (IEEE binary16) and BFloat16 scalar types, usable in host and device code.
 // They store 16 bits and compute in float: conversions round to nearest-even, exactly like
 // PyTorch's c10::Half / c10::BFloat16, so reduced-precision results match bit for bit. Device
-// code converts with the GPU's own instructions, which round the same way (a NaN may come out
-// with another payload).
+// code converts with the GPU's own instructions, which round the same way; a NaN takes the
+// host's bit pattern (the instructions give one canonical NaN), so both devices agree bit for
+// bit there too.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +74,7 @@ struct Half {
   Half() = default;
   ACCEL_HOST_DEVICE Half(float f) {
 #if defined(__CUDA_ARCH__)
-    bits = __half_as_ushort(__float2half_rn(f));
+    bits = f != f ? detail::float_to_half_bits(f) : __half_as_ushort(__float2half_rn(f));
 #else
     bits = detail::float_to_half_bits(f);
 #endif
@@ -97,7 +98,8 @@ struct BFloat16 {
   BFloat16() = default;
   ACCEL_HOST_DEVICE BFloat16(float f) {
 #if defined(__CUDA_ARCH__)
-    bits = __bfloat16_as_ushort(__float2bfloat16_rn(f));
+    bits =
+        f != f ? detail::float_to_bfloat16_bits(f) : __bfloat16_as_ushort(__float2bfloat16_rn(f));
 #else
     bits = detail::float_to_bfloat16_bits(f);
 #endif

@@ -158,6 +158,13 @@ TEST(Conversion, ToDtypeRoundTrips) {
   EXPECT_FALSE(x.to(kFloat64, /*copy=*/true).is_same(x));
 }
 
+TEST(Conversion, FloatsIntoUInt8TruncateThroughInt64AsPyTorch) {
+  // torch.tensor([-1.0, -3.7, 300.5, 255.9]).to(torch.uint8) is [255, 253, 44, 255].
+  const Tensor bytes = tensor({-1.0, -3.7, 300.5, 255.9}).to(kUInt8);
+  EXPECT_TRUE(bytes.equal(tensor({255, 253, 44, 255}).to(kUInt8))) << bytes;
+  EXPECT_TRUE(tensor({-1.0f, -3.7f}, kFloat16).to(kUInt8).equal(tensor({255, 253}).to(kUInt8)));
+}
+
 TEST(Conversion, NonContiguousCopy) {
   Tensor m = arange(6, kFloat32).view({2, 3}).t();
   EXPECT_FALSE(m.is_contiguous());

@@ -4,8 +4,10 @@
 // tensors. Each test skips itself without a GPU.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "accel/accel.h"
 #include "support/cuda_test.h"
@@ -44,6 +46,36 @@ TEST(CudaRuntime, CopiesRoundTripEveryDtypeAndLayout) {
   Tensor target = empty({3, 4}, TensorOptions(kFloat32).device(kGpu));
   target.copy_(arange(4, kInt64));
   expect_same_bits(target, arange(4, kFloat32).expand({3, 4}), "converted and broadcast");
+}
+
+// Every conversion between dtypes gives the CPU's bits: negative and out-of-range floats into
+// integers (both devices truncate through int64), NaN into 16-bit floats (the host's NaN
+// pattern, sign and payload kept), and a strided 16-bit copy (which converts element-wise).
+TEST(CudaRuntime, ConversionsGiveTheCpusBits) {
+  ACCEL_REQUIRE_CUDA();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Values every floating type holds, some of them negative or beyond uint8's range.
+  const std::vector<double> held = {-1.0, -3.7, 300.5, 3e4, -0.0, 0.5, 255.9};
+  const ScalarType types[] = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                              kInt64,   kInt32,   kUInt8,   kBool};
+  for (ScalarType from : types) {
+    std::vector<double> into_integers = held;  // a float beyond int64, NaN or inf is undefined
+    if (from != kFloat16) into_integers.push_back(3e10);  // beyond int32, within int64
+    std::vector<double> into_floats = into_integers;
+    into_floats.insert(into_floats.end(), {nan, -nan, 1e300});
+    for (ScalarType to : types) {
+      const bool floats_only = is_floating_point(from) && is_floating_point(to);
+      const Tensor source = tensor(floats_only ? into_floats : into_integers).to(from);
+      expect_same_bits(source.to(kGpu).to(to), source.to(to), fmt::format("{} to {}", from, to));
+    }
+    const Tensor strided = tensor(is_floating_point(from) ? into_floats : into_integers)
+                               .to(from)
+                               .unsqueeze(1)
+                               .expand({-1, 3})
+                               .t();
+    expect_same_bits(strided.to(kGpu).contiguous(), strided.contiguous(),
+                     fmt::format("strided {} copy", from));
+  }
 }
 
 TEST(CudaRuntime, NonBlockingCopiesUsePinnedMemory) {
