@@ -1,7 +1,12 @@
 // Element-wise binary ops: values, broadcasting, type promotion, in-place forms, errors.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 #include "accel/accel.h"
+#include "support/integer_division.h"
 
 namespace accel {
 namespace {
@@ -13,6 +18,19 @@ TEST(Binary, AddBroadcastsAndPromotes) {
   EXPECT_EQ(c.sizes(), IntArrayRef({3, 2}));
   EXPECT_EQ(c.dtype(), kFloat64);
   EXPECT_DOUBLE_EQ(c[2][1].item<double>(), 23.0);
+}
+
+// Integer quotients (only the kernel table divides integers) truncate toward zero, and the one
+// that overflows, the minimum over -1, wraps to the minimum instead of trapping.
+TEST(Binary, IntegerQuotientsTruncateAndTheOverflowingOneWraps) {
+  for (ScalarType dtype : {kInt64, kInt32}) {
+    const int64_t lowest =
+        dtype == kInt64 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int32_t>::min();
+    const Tensor a = tensor(std::vector<int64_t>{7, -7, 9, lowest, lowest}).to(dtype);
+    const Tensor b = tensor(std::vector<int64_t>{2, 2, -4, -1, 1}).to(dtype);
+    const Tensor expected = tensor(std::vector<int64_t>{3, -3, -2, lowest, lowest}).to(dtype);
+    EXPECT_TRUE(testing::divide_integers(a, b).equal(expected)) << dtype;
+  }
 }
 
 // Outputs beyond kStreamingOutputBytes take the streaming-store path: check every element,

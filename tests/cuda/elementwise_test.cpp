@@ -12,14 +12,15 @@
 #include <vector>
 
 #include "accel/accel.h"
-#include "accel/core/backend.h"  // integer division: no public op divides integers
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/integer_division.h"
 #include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
+using testing::divide_integers;
 using testing::expect_error_containing;
 using testing::expect_matches_cpu;
 using testing::Tolerance;
@@ -331,21 +332,6 @@ TEST(CudaElementwise, TensorScalarOpsMatchCpu) {
 
 // ---- integer division, which only the kernel table reaches ----
 
-// out = a / b through backend(device).binary, as the ops call it.
-Tensor divide(const Tensor& a, const Tensor& b) {
-  const Device device = a.device();
-  Tensor out = empty(a.sizes(), a.options());
-  const int64_t size = a.element_size();
-  backend(device).binary(
-      math::BinaryOp::Div, a.dtype(),
-      Loop<3>(a.sizes(),
-              {static_cast<char*>(out.data_ptr()), static_cast<char*>(a.data_ptr()),
-               static_cast<char*>(b.data_ptr())},
-              {out.strides(), a.strides(), b.strides()}, {size, size, size}),
-      1.0, current_stream(device));
-  return out;
-}
-
 TEST(CudaElementwise, IntegerDivisionByZeroRaisesAtTheNextSync) {
   ACCEL_REQUIRE_CUDA();
   for (ScalarType dtype : {kInt64, kInt32, kUInt8, kBool}) {
@@ -357,18 +343,28 @@ TEST(CudaElementwise, IntegerDivisionByZeroRaisesAtTheNextSync) {
         is_bool ? tensor({true, false, true}) : tensor({7, is_signed ? -7 : 200, 9, 12}).to(dtype);
     const Tensor b =
         is_bool ? tensor({true, true, true}) : tensor({2, 2, is_signed ? -4 : 4, 5}).to(dtype);
-    expect_matches_cpu(divide(a.to(kGpu), b.to(kGpu)), divide(a, b), kExact, what);
+    expect_matches_cpu(divide_integers(a.to(kGpu), b.to(kGpu)), divide_integers(a, b), kExact,
+                       what);
+    if (is_signed) {  // the one overflowing quotient, the minimum over -1, wraps on both devices
+      const int64_t lowest = dtype == kInt64 ? std::numeric_limits<int64_t>::min()
+                                             : std::numeric_limits<int32_t>::min();
+      const Tensor minimum = tensor(std::vector<int64_t>{lowest}).to(dtype);
+      const Tensor minus_one = tensor({-1}).to(dtype);
+      expect_matches_cpu(divide_integers(minimum.to(kGpu), minus_one.to(kGpu)),
+                         divide_integers(minimum, minus_one), kExact, what + ": minimum / -1");
+    }
 
     // With a zero divisor the CPU throws at once; the GPU writes 0 there and raises the error
     // at the next synchronization (the copy to the host), once.
     const Tensor zero = is_bool ? tensor({true, false, true}) : tensor({2, 0, 4, 5}).to(dtype);
-    expect_error_containing([&] { (void)divide(a, zero); }, "div: integer division by zero");
+    expect_error_containing([&] { (void)divide_integers(a, zero); },
+                            "div: integer division by zero");
     Tensor quotient;
-    EXPECT_NO_THROW(quotient = divide(a.to(kGpu), zero.to(kGpu))) << what;
+    EXPECT_NO_THROW(quotient = divide_integers(a.to(kGpu), zero.to(kGpu))) << what;
     expect_error_containing([&] { (void)quotient.cpu(); }, "div: integer division by zero");
     const Tensor back = quotient.cpu();  // the error was raised once and cleared
     EXPECT_EQ(back[1].item<int64_t>(), 0) << what << ": the quotient where the divisor is 0";
-    EXPECT_EQ(back[0].item<int64_t>(), divide(a[0], zero[0]).item<int64_t>()) << what;
+    EXPECT_EQ(back[0].item<int64_t>(), divide_integers(a[0], zero[0]).item<int64_t>()) << what;
   }
 }
 

@@ -50,6 +50,18 @@ ACCEL_INLINE T minimum_value(T a, T b) {
   return a < b ? a : b;
 }
 
+// a / b for integers (b nonzero), truncating as C++ does; the one quotient that overflows, the
+// type's minimum over -1, wraps to the minimum, as a GPU computes it, instead of trapping as
+// x86 does.
+template <typename T>
+ACCEL_INLINE T integer_quotient(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    using Unsigned = std::make_unsigned_t<T>;
+    if (b == T(-1)) return static_cast<T>(Unsigned(0) - static_cast<Unsigned>(a));
+  }
+  return static_cast<T>(a / b);
+}
+
 template <BinaryOp Op, typename T>
 ACCEL_INLINE auto binary_value(T a, T b) {
   if constexpr (Op == BinaryOp::Add) return static_cast<T>(a + b);

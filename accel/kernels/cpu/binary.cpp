@@ -26,7 +26,7 @@ void run(const Loop<3>& loop, double alpha) {
   if constexpr (Op == BinaryOp::Div && std::is_integral_v<T>) {
     map_elements<Out, T, T>(loop, [](T a, T b) {
       ACCEL_CHECK(b != 0, "div", "integer division by zero");
-      return static_cast<Out>(a / b);
+      return static_cast<Out>(math::integer_quotient(a, b));
     });
   } else if constexpr (std::is_same_v<T, bool> && !math::is_comparison(Op)) {
     map_elements<Out, T, T>(

@@ -54,7 +54,7 @@ struct IntegerDivide {
       report_device_error(errors, DeviceErrorKind::IntegerDivisionByZero, op);
       return T(0);
     }
-    return static_cast<T>(a / b);
+    return math::integer_quotient(a, b);
   }
 };
 
