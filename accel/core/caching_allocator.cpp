@@ -351,11 +351,24 @@ void CachingAllocator::deallocate(void* ptr, size_t, const Stream&) {
   if (ptr == nullptr) return;
   State& s = *state_;
   std::vector<Segment> released;
+  // Tensors free their memory in destructors, which must not throw, so a failing device (after
+  // a kernel fault a GPU's runtime refuses every call) costs memory instead: a block whose
+  // events cannot be recorded stays reserved, a segment the device will not take back is
+  // dropped, and the failure surfaces at the program's next synchronization. Misuse (a pointer
+  // this allocator does not hold) still throws.
   {
     std::lock_guard lock(s.mutex);
-    s.retire(s.in_use_block(ptr, "deallocate"), released);
+    Block& block = s.in_use_block(ptr, "deallocate");
+    try {
+      s.retire(block, released);
+    } catch (const std::exception&) {
+      return;
+    }
   }
-  s.give_back(released);
+  try {
+    s.give_back(released);
+  } catch (const std::exception&) {
+  }
 }
 
 void CachingAllocator::record_stream(void* ptr, const Stream& stream) {

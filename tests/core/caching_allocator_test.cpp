@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "accel/base/error.h"
 #include "support/expect_error.h"
 
 namespace accel {
@@ -76,8 +77,18 @@ struct Ledger {
     }
   }
 
+  // As a GPU after a kernel fault: every later runtime call fails.
+  void fail_device() {
+    std::lock_guard lock(mutex);
+    failed = true;
+  }
+  void throw_if_failed() const {
+    if (failed) fail("fake device", "the device has failed");
+  }
+
   const size_t capacity;
   std::mutex mutex;
+  bool failed = false;
   // Real host memory behind every segment, so that a block handed to two owners at once shows
   // up as two threads writing the same bytes.
   std::map<uintptr_t, std::pair<std::unique_ptr<std::byte, FreeDeleter>, size_t>> segments;
@@ -111,6 +122,7 @@ class FakeDeviceMemory final : public DeviceMemory {
 
   void release(void* ptr, size_t bytes) override {
     std::lock_guard lock(ledger_->mutex);
+    ledger_->throw_if_failed();
     const auto it = ledger_->segments.find(reinterpret_cast<uintptr_t>(ptr));
     ASSERT_NE(it, ledger_->segments.end()) << "released a segment the device never gave out";
     EXPECT_EQ(it->second.second, bytes) << "released with another size than allocated";
@@ -122,6 +134,7 @@ class FakeDeviceMemory final : public DeviceMemory {
   void* record_event(const Stream& stream) override {
     if (stream.device().is_cpu()) return nullptr;
     std::lock_guard lock(ledger_->mutex);
+    ledger_->throw_if_failed();
     const uintptr_t id = ledger_->next_event++;
     ledger_->events.emplace(id, Ledger::FakeEvent{stream});
     return reinterpret_cast<void*>(id);
@@ -467,6 +480,21 @@ TEST(CachingAllocator, MisuseIsAnError) {
   EXPECT_TRUE(rig.bytes_are(0, kSmallSegment, kSmallSegment));
   EXPECT_EQ(rig.stats().num_allocations, 1);
   EXPECT_TRUE(rig.empty_cache_releases_everything());
+}
+
+// Tensors free memory in destructors: a failed device must cost memory, not a throw there.
+TEST(CachingAllocator, AFailedDeviceCostsMemoryInsteadOfThrowingFromAFree) {
+  Rig rig;
+  void* shared = rig.allocate(4096);
+  rig.allocator.record_stream(shared, kSide);
+  CacheEnabled bypass(false);  // so that a free gives its segment straight back to the device
+  void* plain = rig.allocate(8192);
+  rig.ledger->fail_device();
+  EXPECT_NO_THROW(rig.deallocate(shared));  // its event on kSide cannot be recorded
+  EXPECT_NO_THROW(rig.deallocate(plain));   // the device refuses its segment back
+  EXPECT_EQ(rig.stats().allocated_bytes, 4096) << "the block whose use is unknown stays reserved";
+  int foreign = 0;
+  expect_error_containing([&] { rig.deallocate(&foreign); }, "was not allocated");  // misuse
 }
 
 TEST(CachingAllocator, DisabledCacheReturnsMemoryAtOnce) {
