@@ -23,8 +23,19 @@ inline bool is_available() { return device_count() > 0; }
 // device, with the driver's reason; or the index is beyond the devices present).
 void check_device(Device device, const char* op);
 
+// Makes `device` the calling thread's current CUDA device and this process's device (as
+// torch.cuda.set_device, which a training script calls once with its local rank; the
+// Accelerator does). Threads that chose no device of their own, such as data-loading workers
+// pinning memory or a process group's watchdog, work on the process's device, so that a process
+// training on cuda:3 makes no context on cuda:0.
+void set_device(Device device);
+// The device set_device chose last; cuda:0 before any call.
+Device process_device();
+
 // Makes `device` the calling thread's current CUDA device for the guard's lifetime (a CPU
-// device: nothing to do).
+// device: nothing to do). A thread that had chosen no device is left on `device` afterwards:
+// restoring the runtime's default, device 0, would make a context there for nothing (as
+// PyTorch's guards avoid too).
 class DeviceGuard {
  public:
   explicit DeviceGuard(Device device);

@@ -99,6 +99,16 @@ std::shared_ptr<ProcessGroup> init_process_group(Backend backend) {
   const LaunchEnvironment env = launch_environment();
   state.backend = resolve(backend, env);
   state.group = new_process_group(state.backend, env);
+  if (state.backend == Backend::Nccl) {
+    // NCCL's communicator must be freed while the CUDA runtime still runs. Handlers registered
+    // with atexit run in reverse order, so this one, registered once CUDA has started, runs
+    // before the runtime shuts down (the group itself, a static, would be destroyed after).
+    std::atexit([] {
+      DefaultGroup& at_exit = default_group();
+      std::lock_guard released(at_exit.mutex);
+      at_exit.group.reset();
+    });
+  }
   return state.group;
 }
 

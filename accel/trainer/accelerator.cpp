@@ -82,7 +82,10 @@ Accelerator::Accelerator(AcceleratorConfig config)
   const int local_rank =
       process_group_ ? process_group_->local_rank() : distributed::launch_environment().local_rank;
   device_ = pick_device(config.device, local_rank);
-  if (device_.is_cuda()) cuda::check_device(device_, "Accelerator");
+  if (device_.is_cuda()) {
+    cuda::check_device(device_, "Accelerator");
+    cuda::set_device(device_);  // as a script's torch.cuda.set_device(local_rank)
+  }
   if (!process_group_) process_group_ = distributed::init_process_group_for(device_);
   ACCEL_CHECK(!is_distributed() || process_group_->device().type == device_.type, "Accelerator",
               "this process trains on {} but its process group moves tensors on {}: CPU training "

@@ -49,6 +49,7 @@ TEST(DeviceRuntime, EveryUseOfAnAbsentCudaDeviceSaysWhy) {
   expect_error_containing([&] { ones({3}).cuda(); }, why);
   expect_error_containing([&] { randn({3}, TensorOptions().device(gpu)); }, why);
   expect_error_containing([&] { cuda::DeviceGuard guard(gpu); }, why);
+  expect_error_containing([&] { cuda::set_device(gpu); }, "set_device: device cuda:0");
   expect_error_containing([&] { cuda::synchronize(gpu); }, why);
   expect_error_containing([&] { cuda::stream_from_pool(gpu); }, why);
   expect_error_containing([&] { allocator_for(gpu); }, why);

@@ -43,8 +43,16 @@ class CudaEventMemory : public DeviceMemory {
     cuda::detail::record_event(event.get(), stream);
     return event.release();
   }
-  bool event_completed(void* event) override { return cuda::detail::query_event(event); }
+  bool event_completed(void* event) override {
+    cuda::DeviceGuard guard(context_device());
+    return cuda::detail::query_event(event);
+  }
   void destroy_event(void* event) override { cuda::detail::destroy_event(event); }
+
+ protected:
+  // The device whose context the runtime calls run in. Any thread may allocate and free, and
+  // on one that has chosen no device the runtime would make a context on device 0.
+  virtual Device context_device() const = 0;
 };
 
 class CudaDeviceMemory final : public CudaEventMemory {
@@ -63,6 +71,8 @@ class CudaDeviceMemory final : public CudaEventMemory {
   }
 
  private:
+  Device context_device() const override { return device_; }
+
   Device device_;
 };
 
@@ -77,6 +87,7 @@ class PinnedHostMemory final : public CudaEventMemory {
   void* allocate(size_t bytes) override {
     // The caching allocator asks for multiples of 512 bytes, as aligned_alloc requires.
     if (!pinned_) return std::aligned_alloc(kHostAlignment, bytes);
+    cuda::DeviceGuard guard(context_device());
     void* ptr = nullptr;
     return allocated_or_null(cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault), ptr,
                              "cudaHostAlloc");
@@ -87,23 +98,28 @@ class PinnedHostMemory final : public CudaEventMemory {
       std::free(ptr);
       return;
     }
+    cuda::DeviceGuard guard(context_device());
     ACCEL_CUDA_CHECK(cudaFreeHost(ptr), "empty_cache");
   }
 
  private:
+  // Pinned memory serves every device; its calls run in the process's device's context.
+  Device context_device() const override { return cuda::process_device(); }
+
   const bool pinned_ = cuda::is_available();
 };
 
 }  // namespace
 
 Allocator& cuda_allocator(Device device) {
-  // One per GPU, made on first use and kept until exit: tensors may be freed from any thread
-  // at any time before then.
+  // One per GPU, made on first use: tensors may be freed from any thread at any time.
   struct PerDevice {
     std::once_flag made;
     std::unique_ptr<CachingAllocator> allocator;
   };
-  static std::array<PerDevice, kMaxCudaDevices> allocators;
+  // Never destroyed: a tensor in a static object (the default process group's last
+  // collective, a user's global) may be freed after static destructors have begun.
+  static auto& allocators = *new std::array<PerDevice, kMaxCudaDevices>;
   PerDevice& slot = allocators[static_cast<size_t>(device.index)];
   std::call_once(slot.made, [&] {
     slot.allocator =
@@ -113,7 +129,8 @@ Allocator& cuda_allocator(Device device) {
 }
 
 Allocator& pinned_host_allocator() {
-  static CachingAllocator allocator(Device(kCPU), std::make_unique<PinnedHostMemory>());
+  static auto& allocator =  // never destroyed, as the device allocators
+      *new CachingAllocator(Device(kCPU), std::make_unique<PinnedHostMemory>());
   return allocator;
 }
 

@@ -28,7 +28,21 @@ struct StreamPool {
 };
 std::array<StreamPool, kMaxCudaDevices> stream_pools;
 
+std::atomic<int> chosen_process_device{0};
+// Whether this thread has chosen a device (through set_device or a DeviceGuard). One that has
+// not is on device 0 only by the runtime's default, possibly without a context there yet.
+thread_local bool thread_chose_device = false;
+
 }  // namespace
+
+void set_device(Device device) {
+  check_device(device, "set_device");
+  ACCEL_CUDA_CHECK(cudaSetDevice(device.index), "set_device");
+  thread_chose_device = true;
+  chosen_process_device.store(device.index);
+}
+
+Device process_device() { return Device(kCUDA, chosen_process_device.load()); }
 
 DeviceGuard::DeviceGuard(Device device) {
   if (!device.is_cuda()) return;
@@ -37,7 +51,8 @@ DeviceGuard::DeviceGuard(Device device) {
   ACCEL_CUDA_CHECK(cudaGetDevice(&current), "DeviceGuard");
   if (current == device.index) return;
   ACCEL_CUDA_CHECK(cudaSetDevice(device.index), "DeviceGuard");
-  previous_ = current;
+  if (thread_chose_device || current != 0) previous_ = current;
+  thread_chose_device = true;
 }
 
 DeviceGuard::~DeviceGuard() {

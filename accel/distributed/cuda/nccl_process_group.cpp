@@ -145,12 +145,14 @@ class NcclProcessGroup final : public ProcessGroup,
     watchdog_.join();
     // Collectives whose handles were dropped may still run: give them the timeout, then free
     // the communicator (abort it when they did not finish: destroying would wait forever).
-    bool finished = true;
+    // A communicator NCCL reports failed (a peer went away) will not finish them.
+    bool finished = !communicator_failed();
     try {
       const auto deadline = Clock::now() + timeout_;
       for (const auto& collective : in_flight_) {
-        while (!collective->done.query() && (finished = Clock::now() < deadline)) {
+        while (finished && !collective->done.query()) {
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          finished = Clock::now() < deadline && !communicator_failed();
         }
       }
     } catch (const std::exception&) {
@@ -237,9 +239,8 @@ class NcclProcessGroup final : public ProcessGroup,
   // Ends the job when NCCL reports that the communicator failed (a peer went away, a network
   // error): its collectives would otherwise never complete.
   void check_async_error(const std::string& during) const {
-    ncclResult_t error = ncclSuccess;
-    if (nccl_.ncclCommGetAsyncError(comm_, &error) != ncclSuccess) return;
-    if (error == ncclSuccess || error == ncclInProgress) return;
+    const ncclResult_t error = async_error();
+    if (error == ncclSuccess) return;
     fatal(fmt::format("NCCL reported an error during or before {}: {}", during,
                       nccl_.ncclGetErrorString(error)));
   }
@@ -268,6 +269,14 @@ class NcclProcessGroup final : public ProcessGroup,
                 "the {} is on {} but this process's NCCL group uses {} (one device per process)",
                 what, tensor.device(), device_);
   }
+
+  // The communicator's asynchronous error; ncclSuccess while it works (or its state is unknown).
+  ncclResult_t async_error() const {
+    ncclResult_t error = ncclSuccess;
+    if (nccl_.ncclCommGetAsyncError(comm_, &error) != ncclSuccess) return ncclSuccess;
+    return error == ncclInProgress ? ncclSuccess : error;
+  }
+  bool communicator_failed() const { return async_error() != ncclSuccess; }
 
   static size_t count(const Tensor& tensor) { return static_cast<size_t>(tensor.numel()); }
 
@@ -334,6 +343,9 @@ class NcclProcessGroup final : public ProcessGroup,
       wake_.wait(lock, [&] { return stopping_ || !in_flight_.empty(); });
       if (stopping_) return;
       try {
+        // This thread chose no device: without the guard its queries would run in (and make) a
+        // context on device 0, whatever device the group uses.
+        cuda::DeviceGuard on_device(device_);
         check_async_error("a pending collective");
         for (auto it = in_flight_.begin(); it != in_flight_.end();) {
           Collective& collective = **it;
