@@ -53,12 +53,22 @@ Tensor finish(Tensor t, const TensorOptions& options) {
   return t;
 }
 
+// Factories whose values the host computes write them into a CPU tensor (`on_host`), which
+// `placed` then moves to the requested device: a device's memory is not the host's to write.
+TensorOptions on_host(TensorOptions options) {
+  options = options.requires_grad(false);
+  return options.device().is_cpu() ? options : options.device(Device(kCPU));
+}
+Tensor placed(Tensor t, const TensorOptions& options) {
+  if (t.device() != options.device()) t = t.to(options.device());
+  return finish(std::move(t), options);
+}
+
 template <typename T>
 Tensor from_values(const T* values, size_t n, TensorOptions options) {
-  Tensor out =
-      empty({static_cast<int64_t>(n)}, options.dtype(scalar_type_of<T>).requires_grad(false));
+  Tensor out = empty({static_cast<int64_t>(n)}, on_host(options).dtype(scalar_type_of<T>));
   std::copy(values, values + n, out.data_ptr<T>());
-  return finish(out.to(options.dtype()), options);
+  return placed(out.to(options.dtype()), options);
 }
 
 }  // namespace
@@ -126,7 +136,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const bool all_integers =
       !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
   if (!options.has_dtype()) options = options.dtype(all_integers ? kInt64 : kDefaultFloat);
-  Tensor out = empty({n}, options.requires_grad(false));
+  Tensor out = empty({n}, on_host(options));
   dispatch_numeric(options.dtype(), "arange", [&]<typename T>() {
     T* p = out.data_ptr<T>();
     if (all_integers && is_integral(options.dtype(), false)) {
@@ -137,12 +147,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
         p[i] = static_cast<T>(static_cast<acc_t<T>>(s + static_cast<double>(i) * d));
     }
   });
-  return finish(out, options);
+  return placed(std::move(out), options);
 }
 
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
   ACCEL_CHECK(steps >= 0, "linspace", "number of steps must be non-negative, got {}", steps);
-  Tensor out = empty({steps}, options.requires_grad(false));
+  Tensor out = empty({steps}, on_host(options));
   const double s = start.to_double(), e = end.to_double();
   const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
   const int64_t half = steps / 2;
@@ -155,19 +165,19 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
       p[i] = static_cast<T>(static_cast<acc_t<T>>(v));
     }
   });
-  return finish(out, options);
+  return placed(std::move(out), options);
 }
 
 Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
 
 Tensor eye(int64_t n, int64_t m, TensorOptions options) {
   ACCEL_CHECK(n >= 0 && m >= 0, "eye", "n and m must be non-negative, got {} and {}", n, m);
-  Tensor out = zeros({n, m}, options.requires_grad(false));
+  Tensor out = zeros({n, m}, on_host(options));
   dispatch_all(options.dtype(), "eye", [&]<typename T>() {
     T* p = out.data_ptr<T>();
     for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = static_cast<T>(1);
   });
-  return finish(out, options);
+  return placed(std::move(out), options);
 }
 
 Tensor tensor(std::initializer_list<float> v, TensorOptions o) {

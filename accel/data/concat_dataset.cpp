@@ -52,7 +52,9 @@ std::optional<Example> ConcatDataset::get_batch(std::span<const int64_t> indices
     for (int64_t k : position[part]) row_of_position[k] = row++;
   }
   const Tensor order = tensor(row_of_position);
-  return Example{cat(data).index_select(0, order), cat(target).index_select(0, order)};
+  const Tensor all_data = cat(data), all_target = cat(target);
+  return Example{all_data.index_select(0, order.to(all_data.device())),
+                 all_target.index_select(0, order.to(all_target.device()))};
 }
 
 }  // namespace accel::data

@@ -50,11 +50,12 @@ uint64_t batch_seed(uint64_t seed, int64_t epoch, int64_t batch) {
 }
 
 // The batch in page-locked memory, from which a GPU copies asynchronously; as it is when there
-// is no GPU to copy to.
+// is no GPU to copy to, and for tensors already on a GPU (a dataset kept there).
 Example pinned(Example example) {
   if (!cuda::is_available()) return example;
-  if (example.data.defined()) example.data = example.data.pin_memory();
-  if (example.target.defined()) example.target = example.target.pin_memory();
+  for (Tensor* t : {&example.data, &example.target}) {
+    if (t->defined() && t->is_cpu()) *t = t->pin_memory();
+  }
   return example;
 }
 

@@ -25,8 +25,10 @@ Example TensorDataset::get(int64_t index) const {
 
 std::optional<Example> TensorDataset::get_batch(std::span<const int64_t> indices) const {
   for (int64_t index : indices) check_index("TensorDataset.get_batch", index, size());
+  // The rows' index goes to each tensor's device (a dataset may live on a GPU).
   const Tensor rows = tensor(std::vector<int64_t>(indices.begin(), indices.end()));
-  return Example{data_.index_select(0, rows), target_.index_select(0, rows)};
+  return Example{data_.index_select(0, rows.to(data_.device())),
+                 target_.index_select(0, rows.to(target_.device()))};
 }
 
 }  // namespace accel::data

@@ -29,8 +29,9 @@ Example Normalize::operator()(Example example) const {
   }
   ACCEL_CHECK(data.dim() >= 3 && data.size(-3) == channels, "Normalize",
               "expected data with {} channels at dim -3, found shape {}", channels, data.sizes());
-  const Tensor mean = tensor(mean_, dtype).view({channels, 1, 1});
-  const Tensor std = tensor(std_, dtype).view({channels, 1, 1});
+  const TensorOptions options = TensorOptions(dtype).device(data.device());
+  const Tensor mean = tensor(mean_, options).view({channels, 1, 1});
+  const Tensor std = tensor(std_, options).view({channels, 1, 1});
   example.data = (data.to(dtype) - mean) / std;
   return example;
 }

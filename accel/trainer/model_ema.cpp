@@ -35,6 +35,8 @@ void ModelEma::update(const nn::Module& model) {
                 name);
     ACCEL_CHECK(average->sizes() == value.sizes(), "ModelEma::update",
                 "expected '{}' of shape {}, found {}", name, average->sizes(), value.sizes());
+    // The model may have moved since the average began (a Trainer moves it to its device).
+    if (average->device() != value.device()) *average = average->to(value.device());
     if (average->is_floating_point()) {
       average->mul_(decay_).add_(value, 1.0 - decay_);
     } else {

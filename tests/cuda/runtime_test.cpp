@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "accel/accel.h"
@@ -78,6 +79,22 @@ TEST(CudaRuntime, ConversionsGiveTheCpusBits) {
   }
 }
 
+// Factories whose values the host computes build them on the CPU and move them.
+TEST(CudaRuntime, FactoriesOfHostValuesPlaceThemOnTheDevice) {
+  ACCEL_REQUIRE_CUDA();
+  const TensorOptions on_gpu = TensorOptions(kFloat32).device(kGpu);
+  const Tensor values = tensor({1.5f, -2.f, 3.f}, on_gpu);
+  EXPECT_TRUE(values.is_cuda());
+  expect_same_bits(values, tensor({1.5f, -2.f, 3.f}), "tensor");
+  expect_same_bits(tensor({1, 2}, TensorOptions(kInt32).device(kGpu)), tensor({1, 2}).to(kInt32),
+                   "tensor of ints into int32");
+  expect_same_bits(arange(10, TensorOptions(kInt64).device(kGpu)), arange(10), "arange");
+  expect_same_bits(linspace(0, 1, 7, on_gpu), linspace(0, 1, 7, kFloat32), "linspace");
+  expect_same_bits(eye(3, 4, on_gpu), eye(3, 4, kFloat32), "eye");
+  const Tensor leaf = tensor({1.f, 2.f}, on_gpu.requires_grad(true));
+  EXPECT_TRUE(leaf.is_cuda() && leaf.requires_grad() && leaf.is_leaf());
+}
+
 TEST(CudaRuntime, NonBlockingCopiesUsePinnedMemory) {
   ACCEL_REQUIRE_CUDA();
   const Tensor values = randn({1 << 20});
@@ -116,6 +133,31 @@ TEST(CudaRuntime, StreamsEventsAndGuards) {
     cuda::DeviceGuard guard(kGpu);
     EXPECT_EQ(current_stream(kGpu).handle(), nullptr);
   }
+}
+
+// The GPU check's probe: under ACCEL_EXPECT_GPU=1 it fails, with the runtime's reason, when
+// accel sees no device (a driver older than the toolkit, say) and asks nothing more of it.
+TEST(CudaRuntime, SeesADevice) {
+  ACCEL_REQUIRE_CUDA();
+  EXPECT_GE(cuda::device_count(), 1);
+}
+
+// set_device chooses the process's device; a thread that chose none works on it (pinned
+// memory) and is left on a guard's device afterwards, not moved to device 0.
+TEST(CudaRuntime, SetDeviceChoosesTheProcesssDevice) {
+  ACCEL_REQUIRE_CUDA();
+  const Device last(kCUDA, cuda::device_count() - 1);
+  cuda::set_device(last);
+  EXPECT_EQ(cuda::process_device(), last);
+  std::thread([&] {
+    const Tensor pinned = ones({4}).pin_memory();  // in the process's device's context
+    EXPECT_TRUE(pinned.is_pinned());
+    { cuda::DeviceGuard guard(last); }
+    EXPECT_EQ(ones({4}, TensorOptions().device(last)).sum().item<double>(), 4.0);
+  }).join();
+  expect_error_containing([&] { cuda::set_device(Device(kCUDA, cuda::device_count())); },
+                          "set_device");
+  cuda::set_device(kGpu);
 }
 
 TEST(CudaRuntime, DeviceErrorsNameTheDevicesAndTheOp) {

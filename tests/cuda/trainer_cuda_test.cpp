@@ -101,5 +101,48 @@ TEST(CudaTrainer, SteadyStateTrainingAllocatesNoDeviceMemory) {
   EXPECT_EQ(gpu.mallocs_at_epoch_start[2], gpu.mallocs_at_epoch_start[1]);
 }
 
+// A dataset kept on the GPU: its batches are gathered there (the index follows the data) and
+// left unpinned, in the order and with the values of the same dataset on the CPU.
+TEST(CudaTrainer, DatasetsOnTheGpuGiveTheirBatchesThere) {
+  ACCEL_REQUIRE_CUDA();
+  const auto on_cpu = classification_data();
+  const Tensor& x = on_cpu->data();
+  const Tensor& y = on_cpu->target();
+  const Device gpu(kCUDA, 0);
+  const auto on_gpu = std::make_shared<data::TensorDataset>(x.to(gpu), y.to(gpu));
+  const auto both =
+      std::make_shared<data::ConcatDataset>(std::vector<data::DatasetPtr>{on_gpu, on_gpu});
+  for (const data::DatasetPtr& dataset : {data::DatasetPtr(on_gpu), data::DatasetPtr(both)}) {
+    data::DataLoader loader(dataset, data::DataLoaderOptions().batch_size(100).pin_memory(true));
+    int64_t row = 0;
+    for (const data::Example& batch : loader) {
+      ASSERT_TRUE(batch.data.is_cuda() && batch.target.is_cuda());
+      const int64_t n = batch.data.size(0);
+      const int64_t start = row % x.size(0);
+      EXPECT_TRUE(batch.data.cpu().equal(x.slice(0, start, start + n)));
+      EXPECT_TRUE(batch.target.cpu().equal(y.slice(0, start, start + n)));
+      row += n;
+    }
+    EXPECT_EQ(row, dataset->size());
+  }
+}
+
+// An average started before the model moved to the GPU (a Trainer moves it) follows it there.
+TEST(CudaTrainer, ModelEmaFollowsAModelMovedToTheGpu) {
+  ACCEL_REQUIRE_CUDA();
+  nn::Linear model(3, 2);
+  ModelEma ema(*model, 0.5);
+  const Tensor before = model->weight.detach().clone();
+  model->to(Device(kCUDA, 0));
+  {
+    NoGradGuard no_grad;
+    model->weight.add_(1.0);
+  }
+  ema.update(*model);
+  const Tensor& average = *ema.state_dict().find("weight");
+  EXPECT_TRUE(average.is_cuda());
+  EXPECT_TRUE(allclose(average.cpu(), before + 0.5));
+}
+
 }  // namespace
 }  // namespace accel
