@@ -122,6 +122,28 @@ TEST(BatchNorm, LowPrecisionInputKeepsItsDtype) {
             kBFloat16);
 }
 
+// 16-bit activations (autocast) in SyncBatchNorm: the statistics are summed in float32, so a
+// count that bfloat16 cannot hold (29,008 per channel) stays exact and float16 sums of 870,000
+// do not overflow. One process: the cross-process sum is the identity.
+TEST(SyncBatchNorm, SixteenBitInputsKeepExactCountsAndFiniteSums) {
+  Generator generator(8);
+  const Tensor input = randn({37, 2, 28, 28}, kFloat32, &generator).add(30.0);
+  const auto alone = [](const Tensor& t) { return t; };
+  for (ScalarType dtype : {kBFloat16, kFloat16}) {
+    const Tensor x = input.to(dtype);
+    Tensor running_mean = zeros({2}), running_var = ones({2});
+    const Tensor synced =
+        F::sync_batch_norm(x, running_mean, running_var, {}, {}, 0.1, 1e-5, alone);
+    const Tensor reference =
+        F::batch_norm(x.to(kFloat32), zeros({2}), ones({2}), {}, {}, true, 0.1, 1e-5);
+    EXPECT_EQ(synced.dtype(), dtype);
+    // One rounding of the float32 result to the 16-bit type (values within about 4 sigma).
+    const double step = dtype == kBFloat16 ? 1.0 / 128 : 1.0 / 1024;
+    EXPECT_LE((synced.to(kFloat32) - reference).abs().max().item<double>(), 4 * step) << dtype;
+    EXPECT_NEAR(running_mean[0].item<double>(), 3.0, 0.01) << dtype;  // 0.1 of the mean, 30
+  }
+}
+
 TEST(BatchNorm, EvalLeavesRunningStatisticsAlone) {
   nn::BatchNorm2d bn(2);
   bn->eval();

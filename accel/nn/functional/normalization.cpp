@@ -118,9 +118,14 @@ Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Te
   const int64_t channels = input.size(1);
   const int64_t local_count = channels > 0 ? input.numel() / channels : 0;
   // Two passes over the union batch, as batch_norm's mean then var: the sums and the count,
-  // then the squared deviations from the union's mean.
-  const Tensor local_sums = cat(
-      {input.sum(as_ref(dims)), full({1}, static_cast<double>(local_count), input.options())}, 0);
+  // then the squared deviations from the union's mean. 16-bit inputs (autocast) are summed in
+  // float32, as PyTorch's SyncBatchNorm does: their own range would round the count and
+  // overflow the sums.
+  const ScalarType stats_type = promote_types(input.dtype(), kFloat32);
+  const Tensor local_sums =
+      cat({input.sum(as_ref(dims), /*keepdim=*/false, stats_type),
+           full({1}, static_cast<double>(local_count), input.options().dtype(stats_type))},
+          0);
   const Tensor sums = sum_across(local_sums);
   const int64_t count = static_cast<int64_t>(std::llround(sums[channels].item<double>()));
   const DimVector shape = channel_shape(input);
@@ -128,7 +133,8 @@ Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Te
       div(sums.slice(0, 0, channels), static_cast<double>(count)).reshape(as_ref(shape));
   const Tensor deviations = sub(input, mean);
   const Tensor var =
-      div(sum_across(mul(deviations, deviations).sum(as_ref(dims))), static_cast<double>(count))
+      div(sum_across(mul(deviations, deviations).sum(as_ref(dims), false, stats_type)),
+          static_cast<double>(count))
           .reshape(as_ref(shape));
   return normalize_by_batch(input, mean, var, count, running_mean, running_var, weight, bias,
                             momentum, eps, op);
