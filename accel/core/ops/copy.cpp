@@ -41,6 +41,12 @@ void copy_across_devices(const Tensor& dst, const Tensor& src, bool non_blocking
   if (async) {
     dense_src.record_stream(stream);
     target.record_stream(stream);
+    if (src.is_cuda() && dst.is_cuda()) {
+      // And the source device's later writes to src wait until the copy has read it.
+      Event copied;
+      copied.record(stream);
+      copied.block(current_stream(src.device()));
+    }
   }
   if (!target.is_same(dst)) copy_values(dst, target, "copy_");
 }

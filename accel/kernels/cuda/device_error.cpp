@@ -33,14 +33,15 @@ DeviceErrorRecord* device_error_record(int device) {
 }
 
 void raise_device_error(int device) {
-  DeviceErrorRecord* record = nullptr;
+  DeviceErrorRecord error;
   {
+    // Read and cleared under the lock: threads synchronizing at once raise an error once.
     std::lock_guard lock(records_mutex);
-    record = records[static_cast<size_t>(device)];
+    DeviceErrorRecord* record = records[static_cast<size_t>(device)];
+    if (record == nullptr || record->ready == 0) return;
+    error = *record;
+    *record = DeviceErrorRecord{};
   }
-  if (record == nullptr || record->ready == 0) return;
-  const DeviceErrorRecord error = *record;
-  *record = DeviceErrorRecord{};
   switch (error.kind) {
     case DeviceErrorKind::IndexOutOfRange:
       if (error.dim < 0) {  // a kernel that knows the size indexed but not which dim it is
