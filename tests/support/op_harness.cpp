@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/cuda_test.h"
 #include "support/tensor_compare.h"
 
 namespace accel::testing {
@@ -149,7 +150,7 @@ void check_low_precision(const OpCase& c, const std::string& fixture) {
 }
 
 void check_cuda_matches_cpu(const OpCase& c, const std::string& fixture) {
-  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";
+  ACCEL_REQUIRE_CUDA();
   const json& entry = case_entry(c, fixture);
   const Device gpu(kCUDA, 0);
   std::vector<ScalarType> dtypes = {kFloat64, kFloat32};
