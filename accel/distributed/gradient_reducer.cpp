@@ -125,9 +125,11 @@ void GradientReducer::finish_pass() {
     if (!ready_[i]) unused.push_back(names_[i]);
   }
   Tensor used_anywhere;
-  if (!unused.empty() && options_.find_unused_parameters) {
+  if (options_.find_unused_parameters) {
     // An unused parameter contributes zeros; the processes then learn which were used
-    // anywhere, and a parameter none used keeps its gradient as it was.
+    // anywhere, and a parameter none used keeps its gradient as it was. Every process joins
+    // this exchange in every pass, whether or not it left a parameter unused itself: which
+    // collectives a process issues must not depend on its own data.
     used_anywhere = zeros({static_cast<int64_t>(parameters_.size())}, kUInt8);
     uint8_t* used = used_anywhere.data_ptr<uint8_t>();
     for (size_t i = 0; i < parameters_.size(); ++i) {

@@ -154,6 +154,42 @@ TEST(DistributedDataParallel, UnusedParametersAreNamedUnlessAllowed) {
   EXPECT_TRUE(model->used->weight.grad().defined());
 }
 
+// A layer only rank 1 calls: in each pass every process must still join the exchange of which
+// parameters were used, and the layer's gradient averages rank 1's with the others' zeros.
+struct UsedOnRankOneImpl : nn::Module {
+  nn::Linear always{nullptr}, on_rank_one{nullptr};
+  UsedOnRankOneImpl() {
+    manual_seed(5);
+    always = register_module("always", nn::Linear(6, 3));
+    on_rank_one = register_module("on_rank_one", nn::Linear(6, 3));
+  }
+  Tensor forward(const Tensor& x) override {
+    const Tensor out = always->forward(x);
+    return group().rank() == 1 ? out + on_rank_one->forward(x) : out;
+  }
+};
+ACCEL_MODULE(UsedOnRankOne);
+
+TEST(DistributedDataParallel, AParameterSomeProcessesLeaveUnusedAveragesTheirZeros) {
+  ASSERT_GE(group().size(), 2);
+  const Batch mine = rank_batch(group().rank());
+  UsedOnRankOne local;  // the same model without DDP: this process's own gradients
+  nn::functional::mse_loss(local->forward(mine.x), mine.y).backward();
+  Tensor rank_one_grad = local->on_rank_one->weight.grad().defined()
+                             ? local->on_rank_one->weight.grad().clone()
+                             : zeros({3, 6});
+  group().broadcast(rank_one_grad, 1)->wait();
+
+  UsedOnRankOne model;
+  DistributedDataParallel ddp(*model, nullptr, {.find_unused_parameters = true});
+  for (int pass = 0; pass < 2; ++pass) {  // a second pass finds any collective left unmatched
+    model->zero_grad();
+    nn::functional::mse_loss(model->forward(mine.x), mine.y).backward();
+    const Tensor expected = rank_one_grad / static_cast<double>(group().size());
+    expect_close({model->on_rank_one->weight.grad()}, {expected}, 1e-6);
+  }
+}
+
 TEST(DistributedDataParallel, DifferentModelsAreAnError) {
   manual_seed(1);
   nn::Linear model(6, 3 + group().rank());
