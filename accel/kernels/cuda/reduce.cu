@@ -19,6 +19,7 @@
 #include "accel/base/dispatch.h"
 #include "accel/kernels/cuda/launch.cuh"
 #include "accel/kernels/cuda/reduce.h"
+#include "accel/kernels/cuda/stream_buffer.h"
 
 namespace accel::cuda {
 
@@ -102,27 +103,6 @@ __global__ void __launch_bounds__(kFoldThreads)
     }
   }
 }
-
-// Scratch device memory ordered on a stream: allocated before the kernels that use it and
-// released behind them, without a host synchronization.
-class StreamBuffer {
- public:
-  StreamBuffer(int64_t bytes, cudaStream_t stream, const char* op) : stream_(stream) {
-    ACCEL_CUDA_CHECK(cudaMallocAsync(&data_, static_cast<size_t>(bytes), stream), op);
-  }
-  ~StreamBuffer() { (void)cudaFreeAsync(data_, stream_); }
-  StreamBuffer(const StreamBuffer&) = delete;
-  StreamBuffer& operator=(const StreamBuffer&) = delete;
-
-  template <typename T>
-  T* get() const {
-    return static_cast<T*>(data_);
-  }
-
- private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
 
 // A term that is its element converted to A (partial results pass through unchanged).
 template <typename A>

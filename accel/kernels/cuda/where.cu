@@ -8,6 +8,7 @@
 #include "accel/kernels/common/isclose.h"
 #include "accel/kernels/cuda/device_error.h"
 #include "accel/kernels/cuda/elementwise.cuh"
+#include "accel/kernels/cuda/stream_buffer.h"
 #include "accel/kernels/cuda/where.h"
 
 namespace accel::cuda {
@@ -40,22 +41,6 @@ __global__ void find_not_close_kernel(Loop<2> loop, C rtol, C atol, bool equal_n
   }
 }
 
-// One int of device memory, allocated and freed in the order of `stream`.
-class StreamFlag {
- public:
-  explicit StreamFlag(cudaStream_t stream) : stream_(stream) {
-    ACCEL_CUDA_CHECK(cudaMallocAsync(&flag_, sizeof(int), stream_), "allclose");
-  }
-  ~StreamFlag() { (void)cudaFreeAsync(flag_, stream_); }
-  StreamFlag(const StreamFlag&) = delete;
-  StreamFlag& operator=(const StreamFlag&) = delete;
-  int* get() const { return flag_; }
-
- private:
-  cudaStream_t stream_;
-  int* flag_ = nullptr;
-};
-
 }  // namespace
 
 void where(ScalarType dtype, const Loop<4>& loop, const Stream& stream) {
@@ -78,17 +63,17 @@ bool all_close(ScalarType dtype, const Loop<2>& loop, double rtol, double atol, 
   const cudaStream_t s = launch_stream(stream);
   int not_close = 0;
   {
-    const StreamFlag flag(s);
-    ACCEL_CUDA_CHECK(cudaMemsetAsync(flag.get(), 0, sizeof(int), s), "allclose");
+    const StreamBuffer flag(sizeof(int), s, "allclose");
+    ACCEL_CUDA_CHECK(cudaMemsetAsync(flag.get<int>(), 0, sizeof(int), s), "allclose");
     dispatch_all(dtype, "allclose", [&]<typename T>() {
       // Floating types compare in their accumulate type, integers and bool in double.
       using C = std::conditional_t<std::is_floating_point_v<acc_t<T>>, acc_t<T>, double>;
       find_not_close_kernel<T, C><<<blocks_for(loop.numel), kThreadsPerBlock, 0, s>>>(
-          loop, static_cast<C>(rtol), static_cast<C>(atol), equal_nan, flag.get());
+          loop, static_cast<C>(rtol), static_cast<C>(atol), equal_nan, flag.get<int>());
       check_launch("allclose");
     });
     ACCEL_CUDA_CHECK(
-        cudaMemcpyAsync(&not_close, flag.get(), sizeof(int), cudaMemcpyDeviceToHost, s),
+        cudaMemcpyAsync(&not_close, flag.get<int>(), sizeof(int), cudaMemcpyDeviceToHost, s),
         "allclose");
   }
   ACCEL_CUDA_CHECK(cudaStreamSynchronize(s), "allclose");
