@@ -2,8 +2,8 @@
 // They store 16 bits and compute in float: conversions round to nearest-even, exactly like
 // PyTorch's c10::Half / c10::BFloat16, so reduced-precision results match bit for bit. Device
 // code converts with the GPU's own instructions, which round the same way; a NaN takes the
-// host's bit pattern (the instructions give one canonical NaN), so both devices agree bit for
-// bit there too.
+// host's bit pattern (the instructions give one canonical NaN), so the same float NaN converts
+// to the same bits on both devices.
 #pragma once
 
 #include <cstdint>

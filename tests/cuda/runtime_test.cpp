@@ -19,6 +19,7 @@ namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::expect_matches_cpu;
 using testing::expect_same_bits;
 
 const Device kGpu(kCUDA, 0);
@@ -50,11 +51,12 @@ TEST(CudaRuntime, CopiesRoundTripEveryDtypeAndLayout) {
 }
 
 // Every conversion between dtypes gives the CPU's bits: negative and out-of-range floats into
-// integers (both devices truncate through int64), NaN into 16-bit floats (the host's NaN
-// pattern, sign and payload kept), and a strided 16-bit copy (which converts element-wise).
+// integers (both devices truncate through int64), infinities, and a strided copy of each dtype
+// (element-wise, bits unchanged). A NaN stays a NaN; from float32 into 16-bit floats it keeps
+// the host's pattern, sign included, on the GPU too. Other NaN bits may differ, as in PyTorch:
+// a GPU's own float conversions and arithmetic give one canonical NaN.
 TEST(CudaRuntime, ConversionsGiveTheCpusBits) {
   ACCEL_REQUIRE_CUDA();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   // Values every floating type holds, some of them negative or beyond uint8's range.
   const std::vector<double> held = {-1.0, -3.7, 300.5, 3e4, -0.0, 0.5, 255.9};
   const ScalarType types[] = {kFloat32, kFloat64, kFloat16, kBFloat16,
@@ -63,7 +65,7 @@ TEST(CudaRuntime, ConversionsGiveTheCpusBits) {
     std::vector<double> into_integers = held;  // a float beyond int64, NaN or inf is undefined
     if (from != kFloat16) into_integers.push_back(3e10);  // beyond int32, within int64
     std::vector<double> into_floats = into_integers;
-    into_floats.insert(into_floats.end(), {nan, -nan, 1e300});
+    into_floats.insert(into_floats.end(), {1e300, -1e300});  // infinities in 32 bits or fewer
     for (ScalarType to : types) {
       const bool floats_only = is_floating_point(from) && is_floating_point(to);
       const Tensor source = tensor(floats_only ? into_floats : into_integers).to(from);
@@ -76,6 +78,21 @@ TEST(CudaRuntime, ConversionsGiveTheCpusBits) {
                                .t();
     expect_same_bits(strided.to(kGpu).contiguous(), strided.contiguous(),
                      fmt::format("strided {} copy", from));
+  }
+
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor nans = tensor({nan, -nan}).to(kFloat32);
+  for (ScalarType to : {kFloat16, kBFloat16}) {
+    expect_same_bits(nans.to(kGpu).to(to), nans.to(to), fmt::format("NaN float32 to {}", to));
+    const Tensor strided = nans.to(to).unsqueeze(1).expand({-1, 3}).t();
+    expect_same_bits(strided.to(kGpu).contiguous(), strided.contiguous(),
+                     fmt::format("strided {} NaN copy", to));
+  }
+  for (ScalarType from : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    for (ScalarType to : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+      expect_matches_cpu(nans.to(from).to(kGpu).to(to), nans.to(from).to(to), {},
+                         fmt::format("NaN {} to {}", from, to));
+    }
   }
 }
 
