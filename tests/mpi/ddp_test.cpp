@@ -126,15 +126,19 @@ TEST(DistributedDataParallel, NoSyncAccumulatesLocallyThenAverages) {
   expect_close(grads(*model), expected, 1e-6);
 }
 
-// A model with a layer the forward pass never calls.
+// A model with a layer the forward pass calls on no process, or on rank 1 only.
 struct WithSpareImpl : nn::Module {
   nn::Linear used{nullptr}, spare{nullptr};
-  WithSpareImpl() {
+  bool spare_on_rank_one;
+  explicit WithSpareImpl(bool spare_on_rank_one = false) : spare_on_rank_one(spare_on_rank_one) {
     manual_seed(4);
     used = register_module("used", nn::Linear(6, 3));
     spare = register_module("spare", nn::Linear(6, 3));
   }
-  Tensor forward(const Tensor& x) override { return used->forward(x); }
+  Tensor forward(const Tensor& x) override {
+    const Tensor out = used->forward(x);
+    return spare_on_rank_one && group().rank() == 1 ? out + spare->forward(x) : out;
+  }
 };
 ACCEL_MODULE(WithSpare);
 
@@ -156,37 +160,22 @@ TEST(DistributedDataParallel, UnusedParametersAreNamedUnlessAllowed) {
 
 // A layer only rank 1 calls: in each pass every process must still join the exchange of which
 // parameters were used, and the layer's gradient averages rank 1's with the others' zeros.
-struct UsedOnRankOneImpl : nn::Module {
-  nn::Linear always{nullptr}, on_rank_one{nullptr};
-  UsedOnRankOneImpl() {
-    manual_seed(5);
-    always = register_module("always", nn::Linear(6, 3));
-    on_rank_one = register_module("on_rank_one", nn::Linear(6, 3));
-  }
-  Tensor forward(const Tensor& x) override {
-    const Tensor out = always->forward(x);
-    return group().rank() == 1 ? out + on_rank_one->forward(x) : out;
-  }
-};
-ACCEL_MODULE(UsedOnRankOne);
-
 TEST(DistributedDataParallel, AParameterSomeProcessesLeaveUnusedAveragesTheirZeros) {
   ASSERT_GE(group().size(), 2);
   const Batch mine = rank_batch(group().rank());
-  UsedOnRankOne local;  // the same model without DDP: this process's own gradients
+  WithSpare local(true);  // the same model without DDP: this process's own gradients
   nn::functional::mse_loss(local->forward(mine.x), mine.y).backward();
-  Tensor rank_one_grad = local->on_rank_one->weight.grad().defined()
-                             ? local->on_rank_one->weight.grad().clone()
-                             : zeros({3, 6});
+  Tensor rank_one_grad =
+      local->spare->weight.grad().defined() ? local->spare->weight.grad().clone() : zeros({3, 6});
   group().broadcast(rank_one_grad, 1)->wait();
 
-  UsedOnRankOne model;
+  WithSpare model(true);
   DistributedDataParallel ddp(*model, nullptr, {.find_unused_parameters = true});
   for (int pass = 0; pass < 2; ++pass) {  // a second pass finds any collective left unmatched
     model->zero_grad();
     nn::functional::mse_loss(model->forward(mine.x), mine.y).backward();
     const Tensor expected = rank_one_grad / static_cast<double>(group().size());
-    expect_close({model->on_rank_one->weight.grad()}, {expected}, 1e-6);
+    expect_close({model->spare->weight.grad()}, {expected}, 1e-6);
   }
 }
 
