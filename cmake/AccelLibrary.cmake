@@ -12,7 +12,7 @@ target_compile_features(accel PUBLIC cxx_std_20)
 target_include_directories(accel PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(accel PUBLIC fmt::fmt Threads::Threads OpenMP::OpenMP_CXX
-                            PRIVATE Eigen3::Eigen ZLIB::ZLIB nlohmann_json::nlohmann_json)
+                            PRIVATE Eigen3::Eigen ZLIB::ZLIB nlohmann_json::nlohmann_json SLEEF::sleef)
 target_compile_options(accel PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 # accel never enables floating-point traps and never reads errno after a math call. Saying so
 # lets the compiler evaluate both sides of a select (a loop-invariant option such as Nesterov
@@ -65,4 +65,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/accelConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/accelConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/accelConfig.cmake ${PROJECT_BINARY_DIR}/accelConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindSLEEF.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/accel)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libeigen3-dev libfmt-dev libfmt9 libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
-          zlib1g-dev libbenchmark-dev libbenchmark1debian)
+          zlib1g-dev libsleef-dev libsleef3 libbenchmark-dev libbenchmark1debian)
 mkdir -p .gpu-deps/fashion-mnist
 rm -f .gpu-deps/*.deb
 (cd .gpu-deps && apt-get download "${packages[@]}")

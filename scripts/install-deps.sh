@@ -12,6 +12,7 @@ packages=(
   libeigen3-dev       # CPU GEMM and vectorized loops
   libfmt-dev          # error messages and printing
   zlib1g-dev          # gzip'd data files
+  libsleef-dev        # vectorized exp, log, tanh, erf, ... (the element-wise CPU kernels)
   libgtest-dev        # unit tests
   libgmock-dev
   libbenchmark-dev    # benchmarks/

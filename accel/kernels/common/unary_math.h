@@ -1,6 +1,8 @@
 // The element-wise unary functions and their derivatives, written once for the CPU loops and
 // the CUDA kernels: one struct per op holding its forward and backward side by side, with
-// PyTorch's formulas. Arguments arrive in the accumulate type (float for Half/BFloat16).
+// PyTorch's formulas. Arguments arrive in the accumulate type (float for Half/BFloat16), or on
+// the CPU as vectors of it (kernels/cpu/vector_math.h): the formulas call exp, log, sin, cos,
+// tanh and erf unqualified, so a vector argument finds its own versions.
 #pragma once
 
 #include <cmath>
@@ -14,6 +16,13 @@
 #include "accel/kernels/common/binary_math.h"
 
 namespace accel::math {
+
+using std::cos;
+using std::erf;
+using std::exp;
+using std::log;
+using std::sin;
+using std::tanh;
 
 enum class UnaryOp : int8_t {
   Exp,
@@ -47,7 +56,7 @@ struct Exp {
   static constexpr bool grad_uses_output = true;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return std::exp(x);
+    return exp(x);
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T y) {
@@ -61,7 +70,7 @@ struct Log {
   static constexpr bool grad_uses_output = false;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return std::log(x);
+    return log(x);
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {
@@ -122,11 +131,11 @@ struct Sin {
   static constexpr bool grad_uses_output = false;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return std::sin(x);
+    return sin(x);
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {
-    return grad * std::cos(x);
+    return grad * cos(x);
   }
 };
 
@@ -136,11 +145,11 @@ struct Cos {
   static constexpr bool grad_uses_output = false;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return std::cos(x);
+    return cos(x);
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {
-    return grad * -std::sin(x);
+    return grad * -sin(x);
   }
 };
 
@@ -150,7 +159,7 @@ struct Tanh {
   static constexpr bool grad_uses_output = true;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return std::tanh(x);
+    return tanh(x);
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T y) {
@@ -164,7 +173,7 @@ struct Sigmoid {
   static constexpr bool grad_uses_output = true;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return T(1) / (T(1) + std::exp(-x));
+    return T(1) / (T(1) + exp(-x));
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T y) {
@@ -200,12 +209,12 @@ struct Gelu {
   static constexpr bool grad_uses_output = false;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return x * T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
+    return x * T(0.5) * (T(1) + erf(x * T(kSqrt1_2)));
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {
-    const T cdf = T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
-    const T pdf = T(kTwoOverSqrtPi * kSqrt1_2 * 0.5) * std::exp(x * x * T(-0.5));
+    const T cdf = T(0.5) * (T(1) + erf(x * T(kSqrt1_2)));
+    const T pdf = T(kTwoOverSqrtPi * kSqrt1_2 * 0.5) * exp(x * x * T(-0.5));
     return grad * (cdf + x * pdf);
   }
 };
@@ -219,12 +228,12 @@ struct GeluTanh {
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
     const T inner = T(kBeta) * (x + T(kKappa) * x * x * x);
-    return T(0.5) * x * (T(1) + std::tanh(inner));
+    return T(0.5) * x * (T(1) + tanh(inner));
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {
     const T x_sq = x * x;
-    const T tanh_inner = std::tanh(T(kBeta) * (x + T(kKappa) * x_sq * x));
+    const T tanh_inner = tanh(T(kBeta) * (x + T(kKappa) * x_sq * x));
     const T left = T(0.5) * x;
     const T left_derivative = T(0.5) * (T(1) + tanh_inner);
     const T right_derivative = T(1) - tanh_inner * tanh_inner;
@@ -239,7 +248,7 @@ struct Silu {
   static constexpr bool grad_uses_output = false;
   template <typename T>
   ACCEL_INLINE static T forward(T x) {
-    return x / (T(1) + std::exp(-x));
+    return x / (T(1) + exp(-x));
   }
   template <typename T>
   ACCEL_INLINE static T backward(T grad, T x) {

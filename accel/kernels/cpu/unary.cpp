@@ -1,18 +1,38 @@
 // Instantiates the unary math of kernels/common/unary_math.h for the dtypes each op accepts:
 // every numeric type for abs and relu, the floating types for the rest and for all gradients.
+// The formulas that call libm functions run on SLEEF's vectors (kernels/cpu/vector_math.h),
+// where a libm call per element would not vectorize; the others vectorize as they are.
 #include "accel/kernels/cpu/unary.h"
 
+#include <concepts>
 #include <limits>
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/vector_math.h"
 
 namespace accel::cpu {
+
+namespace {
+
+template <typename Op>
+constexpr bool kCallsLibm =
+    std::same_as<Op, math::Exp> || std::same_as<Op, math::Log> || std::same_as<Op, math::Sin> ||
+    std::same_as<Op, math::Cos> || std::same_as<Op, math::Tanh> ||
+    std::same_as<Op, math::Sigmoid> || std::same_as<Op, math::Gelu> ||
+    std::same_as<Op, math::GeluTanh> || std::same_as<Op, math::Silu>;
+
+}  // namespace
 
 void unary(math::UnaryOp op, ScalarType dtype, const Loop<2>& loop) {
   math::visit(op, [&]<typename Op>() {
     auto run = [&]<typename T>() {
       using A = acc_t<T>;
-      map_elements<T, T>(loop, [](T x) { return static_cast<T>(Op::forward(static_cast<A>(x))); });
+      if constexpr (kCallsLibm<Op>) {
+        map_vectors<simd::MathVector<A>, T, T>(loop, [](auto x) { return Op::forward(x); });
+      } else {
+        map_elements<T, T>(loop,
+                           [](T x) { return static_cast<T>(Op::forward(static_cast<A>(x))); });
+      }
     };
     if constexpr (Op::integer_inputs == math::IntegerInputs::Keep) {
       dispatch_numeric(dtype, Op::name, run);
@@ -26,9 +46,14 @@ void unary_backward(math::UnaryOp op, ScalarType dtype, const Loop<3>& loop) {
   math::visit(op, [&]<typename Op>() {
     dispatch_floating(dtype, Op::name, [&]<typename T>() {
       using A = acc_t<T>;
-      map_elements<T, T, T>(loop, [](T grad, T saved) {
-        return static_cast<T>(Op::backward(static_cast<A>(grad), static_cast<A>(saved)));
-      });
+      if constexpr (kCallsLibm<Op>) {
+        map_vectors<simd::MathVector<A>, T, T, T>(
+            loop, [](auto grad, auto saved) { return Op::backward(grad, saved); });
+      } else {
+        map_elements<T, T, T>(loop, [](T grad, T saved) {
+          return static_cast<T>(Op::backward(static_cast<A>(grad), static_cast<A>(saved)));
+        });
+      }
     });
   });
 }
