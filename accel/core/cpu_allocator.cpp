@@ -154,16 +154,18 @@ void set_allocator_cache_enabled(bool enabled) {
 }
 
 Allocator& cpu_allocator() {
-  static CachingHostAllocator allocator;
-  return allocator;
+  // Never destroyed: a tensor in static storage made before the first allocation would
+  // otherwise free its memory into a destroyed allocator at exit.
+  static auto* allocator = new CachingHostAllocator;
+  return *allocator;
 }
 
 #ifndef ACCEL_WITH_CUDA  // the CUDA build page-locks it: core/cuda/cuda_allocator.cpp
 Allocator& pinned_host_allocator() {
   // Without the CUDA backend there is no page-locking to do: pinned memory is host memory,
   // kept apart from the regular pool so its statistics stay separate.
-  static CachingHostAllocator allocator;
-  return allocator;
+  static auto* allocator = new CachingHostAllocator;  // never destroyed, as cpu_allocator()
+  return *allocator;
 }
 #endif
 
