@@ -1,6 +1,8 @@
 // Device parsing ("cpu", "cuda", "cuda:N") and printing.
 #include "accel/base/device.h"
 
+#include <ostream>
+
 #include "accel/base/error.h"
 
 namespace accel {
@@ -21,5 +23,7 @@ Device::Device(const std::string& spec) {
   type = kCUDA;
   index = static_cast<int8_t>(std::stoi(number));
 }
+
+std::ostream& operator<<(std::ostream& out, const Device& device) { return out << device.str(); }
 
 }  // namespace accel

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 namespace accel {
@@ -30,6 +31,8 @@ struct Device {
   constexpr bool operator==(const Device&) const = default;
   std::string str() const { return is_cpu() ? "cpu" : fmt::format("cuda:{}", index); }
 };
+
+std::ostream& operator<<(std::ostream& out, const Device& device);  // "cpu", "cuda:1"
 
 }  // namespace accel
 

@@ -66,6 +66,7 @@ Tensor placed(Tensor t, const TensorOptions& options) {
 
 template <typename T>
 Tensor from_values(const T* values, size_t n, TensorOptions options) {
+  if (!options.has_dtype()) options = options.dtype(scalar_type_of<T>);
   Tensor out = empty({static_cast<int64_t>(n)}, on_host(options).dtype(scalar_type_of<T>));
   std::copy(values, values + n, out.data_ptr<T>());
   return placed(out.to(options.dtype()), options);
@@ -94,12 +95,18 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions optio
 }
 
 Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options) {
+  // Without a dtype, the value's own: int64 for an integer, bool, else the default float.
+  if (!options.has_dtype()) options = options.dtype(value.natural_type());
   Tensor t = empty(sizes, options.requires_grad(false));
   t.fill_(value);
   return finish(t, options);
 }
-Tensor zeros(IntArrayRef sizes, TensorOptions options) { return full(sizes, 0, options); }
-Tensor ones(IntArrayRef sizes, TensorOptions options) { return full(sizes, 1, options); }
+Tensor zeros(IntArrayRef sizes, TensorOptions options) {
+  return full(sizes, 0, options.dtype(options.dtype()));
+}
+Tensor ones(IntArrayRef sizes, TensorOptions options) {
+  return full(sizes, 1, options.dtype(options.dtype()));
+}
 
 Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }
 Tensor empty_like(const Tensor& t, TensorOptions options) { return empty(t.sizes(), options); }
@@ -115,7 +122,6 @@ Tensor full_like(const Tensor& t, const Scalar& value, TensorOptions options) {
 }
 
 Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
-  if (!options.has_dtype()) options = options.dtype(value.natural_type());
   return full({}, value, options);
 }
 
@@ -155,7 +161,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
   Tensor out = empty({steps}, on_host(options));
   const double s = start.to_double(), e = end.to_double();
   const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
-  const int64_t half = steps / 2;
+  const int64_t half = steps == 1 ? 1 : steps / 2;  // one step: start alone, as PyTorch
   dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
     T* p = out.data_ptr<T>();
     // Both ends are exact: the first half counts up from start, the second down from end.

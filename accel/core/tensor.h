@@ -106,6 +106,10 @@ class Tensor {
   // ---- conversion and copies ----
   Tensor to(ScalarType dtype, bool copy = false) const;
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  // t.to(kCPU), t.to(kCUDA): the device type alone, as Device(type).
+  Tensor to(DeviceType device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
   Tensor to(TensorOptions options, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype) const;
   Tensor contiguous() const;

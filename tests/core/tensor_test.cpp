@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "accel/accel.h"
 #include "support/expect_error.h"
@@ -44,6 +45,8 @@ TEST(Factories, LinspaceAndEye) {
   EXPECT_DOUBLE_EQ(l[0].item<double>(), -1.0);
   EXPECT_DOUBLE_EQ(l[2].item<double>(), 0.0);
   EXPECT_DOUBLE_EQ(l[4].item<double>(), 1.0);
+  EXPECT_TRUE(linspace(2, 7, 1).equal(tensor({2.f})));  // one step is the start, as PyTorch
+  EXPECT_EQ(linspace(2, 7, 0).numel(), 0);
   Tensor e = eye(2, 3);
   EXPECT_EQ(e.sizes(), IntArrayRef({2, 3}));
   EXPECT_FLOAT_EQ(e[1][1].item<float>(), 1.f);
@@ -57,6 +60,21 @@ TEST(Factories, TensorFromValues) {
   EXPECT_EQ(tensor({true, false}).dtype(), kBool);
   EXPECT_EQ(tensor({1, 2}, kFloat32).dtype(), kFloat32);
   EXPECT_EQ(scalar_tensor(3).dim(), 0);
+  // Options without a dtype keep the values' type.
+  EXPECT_EQ(tensor({1, 2}, TensorOptions().requires_grad(false)).dtype(), kInt64);
+  EXPECT_EQ(tensor({1.0, 2.0}, TensorOptions().device(kCPU)).dtype(), kFloat64);
+}
+
+TEST(Factories, FullTakesTheValuesTypeWithoutADtype) {
+  EXPECT_EQ(full({2}, 3).dtype(), kInt64);
+  EXPECT_EQ(full({2}, true).dtype(), kBool);
+  EXPECT_EQ(full({2}, 0.5).dtype(), kFloat32);
+  EXPECT_EQ(full({2}, 3, kFloat64).dtype(), kFloat64);
+  EXPECT_EQ(full({2}, 3, TensorOptions().requires_grad(false)).dtype(), kInt64);
+  EXPECT_EQ(zeros({2}).dtype(), kFloat32);
+  EXPECT_EQ(ones({2}, TensorOptions().requires_grad(true)).dtype(), kFloat32);
+  EXPECT_EQ(scalar_tensor(3).dtype(), kInt64);
+  EXPECT_EQ(scalar_tensor(2.5).dtype(), kFloat32);
 }
 
 TEST(FromBlob, ViewsCallerMemoryWithoutCopy) {
@@ -174,6 +192,13 @@ TEST(Conversion, NonContiguousCopy) {
   EXPECT_FLOAT_EQ(m.to(kFloat64)[2][0].item<double>(), 2.0);
 }
 
+TEST(Conversion, ToADeviceTypeAlone) {
+  Tensor x = tensor({1.5, -2.25});
+  EXPECT_TRUE(x.to(kCPU).is_same(x));
+  EXPECT_FALSE(x.to(kCPU, /*non_blocking=*/false, /*copy=*/true).is_same(x));
+  EXPECT_EQ(x.to(kCPU).device(), Device(kCPU));
+}
+
 TEST(Promotion, MatchesPyTorchTable) {
   EXPECT_EQ(promote_types(kInt64, kFloat16), kFloat16);
   EXPECT_EQ(promote_types(kFloat16, kBFloat16), kFloat32);
@@ -225,6 +250,12 @@ TEST(Device, ParsesAndReportsCuda) {
   expect_error_containing([] { Device("cuda:64"); }, "out of range");
   expect_error_containing([] { Device("cuda:1000"); }, "out of range");
   EXPECT_GE(cuda::device_count(), 0);
+}
+
+TEST(Device, PrintsToStreams) {
+  std::ostringstream out;
+  out << Device(kCPU) << " " << Device(kCUDA, 1);
+  EXPECT_EQ(out.str(), "cpu cuda:1");
 }
 
 // Without the backend or a device, placing a tensor on CUDA says which is missing.
