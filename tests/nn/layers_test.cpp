@@ -211,6 +211,29 @@ TEST(Embedding, PaddingRowIsZeroAndGetsNoGradient) {
   EXPECT_THROW(nn::Embedding(4, 2, 4), Error);
 }
 
+TEST(Embedding, FunctionalFormMatchesTheModule) {
+  manual_seed(4);
+  nn::Embedding embedding(6, 3, 2);
+  Tensor indices = tensor({2, 1, 5, 2}).view({2, 2});
+  EXPECT_TRUE(F::embedding(indices, embedding->weight, 2).equal(embedding->forward(indices)));
+  EXPECT_TRUE(F::embedding(indices, embedding->weight, -4).equal(embedding->forward(indices)));
+  expect_error_containing([&] { F::embedding(indices, embedding->weight.view({-1})); },
+                          "embedding: expected weight of shape [num_embeddings, embedding_dim]");
+  expect_error_containing([&] { F::embedding(indices, embedding->weight, 6); },
+                          "padding_idx must be within [-6, 6), got 6");
+}
+
+TEST(Activations, FunctionalNamesAreTheCoreOps) {
+  Tensor x = randn({3, 4});
+  EXPECT_TRUE(F::relu(x).equal(relu(x)));
+  EXPECT_TRUE(F::gelu(x, "tanh").equal(gelu(x, "tanh")));
+  EXPECT_TRUE(F::silu(x).equal(silu(x)));
+  EXPECT_TRUE(F::sigmoid(x).equal(sigmoid(x)));
+  EXPECT_TRUE(F::tanh(x).equal(tanh(x)));
+  EXPECT_TRUE(F::softmax(x, 1).equal(softmax(x, 1)));
+  EXPECT_TRUE(F::log_softmax(x, -1).equal(log_softmax(x, -1)));
+}
+
 TEST(Activations, ModulesMatchOps) {
   Tensor x = randn({3, 4});
   EXPECT_TRUE(nn::ReLU()->forward(x).equal(relu(x)));

@@ -1,5 +1,5 @@
-// linear, leaky_relu and dropout as compositions of core ops, which supply the gradients
-// (matmul, where and mul record their own backward).
+// linear, leaky_relu, dropout and embedding as compositions of core ops, which supply the
+// gradients (matmul, where, mul and index_select record their own backward).
 #include "accel/nn/functional/activations.h"
 
 #include "accel/base/error.h"
@@ -35,6 +35,31 @@ Tensor dropout(const Tensor& input, double p, bool training, Generator* generato
   const Tensor keep = bernoulli(input.sizes(), 1 - p,
                                 TensorOptions(input.dtype()).device(input.device()), generator);
   return input * keep.div(1 - p);
+}
+
+// Rows looked up at padding_idx come from the detached weight, so they keep their values but
+// pass no gradient (PyTorch's rule).
+Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> padding_idx) {
+  constexpr const char* op = "embedding";
+  ACCEL_CHECK(indices.dtype() == kInt64 || indices.dtype() == kInt32, op,
+              "expected integer indices (int64 or int32), got {}", indices.dtype());
+  ACCEL_CHECK(weight.dim() == 2, op,
+              "expected weight of shape [num_embeddings, embedding_dim], got {}", weight.sizes());
+  const int64_t rows_in_table = weight.size(0);
+  if (padding_idx) {
+    ACCEL_CHECK(*padding_idx >= -rows_in_table && *padding_idx < rows_in_table, op,
+                "padding_idx must be within [{}, {}), got {}", -rows_in_table, rows_in_table,
+                *padding_idx);
+    if (*padding_idx < 0) *padding_idx += rows_in_table;
+  }
+  DimVector out_sizes(indices.sizes().begin(), indices.sizes().end());
+  out_sizes.push_back(weight.size(1));
+  Tensor rows = index_select(weight, 0, indices.reshape({-1}));
+  if (padding_idx) {
+    Tensor is_padding = (indices.reshape({-1, 1}) == *padding_idx);
+    rows = where(is_padding, rows.detach(), rows);
+  }
+  return rows.view(as_ref(out_sizes));
 }
 
 }  // namespace accel::nn::functional

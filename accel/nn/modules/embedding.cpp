@@ -1,10 +1,10 @@
-// nn::Embedding: index_select over the weight rows. Rows looked up at padding_idx come from
-// the detached weight, so they keep their values but pass no gradient (PyTorch's rule).
+// nn::Embedding: a table of rows looked up by F::embedding; the row at padding_idx starts at
+// zero and receives no gradient.
 #include "accel/nn/modules/embedding.h"
 
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/factories.h"
-#include "accel/core/ops.h"
+#include "accel/nn/functional/activations.h"
 #include "accel/nn/init.h"
 
 namespace accel::nn {
@@ -34,16 +34,7 @@ void EmbeddingImpl::reset_parameters() {
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  ACCEL_CHECK(indices.dtype() == kInt64 || indices.dtype() == kInt32, "Embedding",
-              "expected integer indices (int64 or int32), got {}", indices.dtype());
-  DimVector out_sizes(indices.sizes().begin(), indices.sizes().end());
-  out_sizes.push_back(embedding_dim);
-  Tensor rows = index_select(weight, 0, indices.reshape({-1}));
-  if (padding_idx) {
-    Tensor is_padding = (indices.reshape({-1, 1}) == *padding_idx);
-    rows = where(is_padding, rows.detach(), rows);
-  }
-  return rows.view(as_ref(out_sizes));
+  return functional::embedding(indices, weight, padding_idx);
 }
 
 std::string EmbeddingImpl::extra_repr() const {
