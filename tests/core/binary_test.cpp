@@ -6,10 +6,13 @@
 #include <vector>
 
 #include "accel/accel.h"
+#include "support/expect_error.h"
 #include "support/integer_division.h"
 
 namespace accel {
 namespace {
+
+using testing::expect_error_containing;
 
 TEST(Binary, AddBroadcastsAndPromotes) {
   Tensor a = tensor({1.f, 2.f, 3.f}).view({3, 1});
@@ -92,6 +95,31 @@ TEST(Binary, ShapeMismatchNamesOpAndShapes) {
     EXPECT_NE(std::string(e.what()).find("add"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("[2, 3]"), std::string::npos) << e.what();
   }
+}
+
+// Misuse PyTorch refuses: subtracting masks, integers to negative integer powers, and writing
+// element-wise into a broadcast view (whose elements share memory).
+TEST(Binary, RefusesWhatPyTorchRefuses) {
+  const Tensor mask = tensor({true, false});
+  expect_error_containing([&] { (void)(mask - mask); },
+                          "sub: subtraction of two bool tensors is not supported");
+  expect_error_containing([&] { (void)(mask - 1); }, "sub: subtraction with a bool tensor");
+  expect_error_containing([&] { (void)(tensor({1, 2}) - mask); },
+                          "sub: subtraction with a bool tensor");
+  Tensor copy = mask.clone();
+  expect_error_containing([&] { copy.sub_(mask); }, "sub_: subtraction of two bool tensors");
+  expect_error_containing([] { (void)tensor({2}).pow(-1); },
+                          "pow: integers to negative integer powers are not allowed (int64 tensor "
+                          "to the power -1)");
+  EXPECT_TRUE(tensor({2.0}).pow(-1).equal(tensor({0.5})));
+  EXPECT_TRUE(tensor({2}).pow(-1.0).equal(tensor({0.5f})));
+  Tensor shared = zeros({1}).expand({3});
+  expect_error_containing([&] { shared.add_(1); },
+                          "add_: more than one element of the written-to tensor (shape [3], "
+                          "strides [0]) refers to a single memory location");
+  expect_error_containing([&] { shared.copy_(ones({3})); }, "refers to a single memory location");
+  shared.fill_(2);  // one value written everywhere: allowed, as PyTorch
+  EXPECT_TRUE(shared.equal(full({3}, 2.f)));
 }
 
 TEST(Binary, ComparisonsGiveBool) {

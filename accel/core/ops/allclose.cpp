@@ -11,10 +11,15 @@ bool all_close(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
                const char* op) {
   check_same_device(a, b, op);
   NoGradGuard no_grad;
-  const Tensor wide = a.expand(broadcast_shapes(a.sizes(), b.sizes(), op));
+  // A loop that reads both operands broadcast together (and writes neither).
+  const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
+  const DimVector a_strides = broadcast_strides(a, shape, op);
+  const DimVector b_strides = broadcast_strides(b, shape, op);
+  const Loop<2> loop(shape, {static_cast<char*>(a.data_ptr()), static_cast<char*>(b.data_ptr())},
+                     {IntArrayRef(a_strides), IntArrayRef(b_strides)},
+                     {a.element_size(), b.element_size()});
   return backend(a.device())
-      .all_close(a.dtype(), make_loop<2>(wide, {&b}, op), rtol, atol, equal_nan,
-                 current_stream(a.device()));
+      .all_close(a.dtype(), loop, rtol, atol, equal_nan, current_stream(a.device()));
 }
 
 }  // namespace

@@ -31,11 +31,22 @@ void run_kernel(BinaryOp op, ScalarType compute, const Tensor& out, const Tensor
       .binary(op, compute, make_loop<3>(out, {&a, &b}, name), alpha, current_stream(out.device()));
 }
 
+// PyTorch's refusals of bool subtraction (`-` on masks is almost always a mistake for ^ or ~).
+void check_operand_types(BinaryOp op, ScalarType a, ScalarType b, const char* name) {
+  if (op != BinaryOp::Sub) return;
+  ACCEL_CHECK(a != kBool || b != kBool, name,
+              "subtraction of two bool tensors is not supported; use ^ (logical_xor) instead");
+  ACCEL_CHECK(a != kBool && b != kBool, name,
+              "subtraction with a bool tensor is not supported; to invert a mask use ~ "
+              "(logical_not) instead");
+}
+
 }  // namespace
 
 Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alpha,
                       const char* name) {
   check_same_device(a, b, name);
+  check_operand_types(op, a.dtype(), b.dtype(), name);
   const ScalarType compute = compute_type(op, result_type(a, b));
   const ScalarType out_type = math::is_comparison(op) ? kBool : compute;
   if (a.dtype() == compute && b.dtype() == compute && a.is_contiguous() && b.is_contiguous() &&
@@ -78,6 +89,7 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Scalar& b, double alph
 Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double alpha,
                        const char* name) {
   check_same_device(self, other, name);
+  check_operand_types(op, self.dtype(), other.dtype(), name);
   autograd::check_inplace(self, autograd::requires_grad(other), name);
   const ScalarType compute = compute_type(op, result_type(self, other));
   ACCEL_CHECK(compute == self.dtype() || promote_types(compute, self.dtype()) == self.dtype(), name,
@@ -165,6 +177,7 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 }
 
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  check_operand_types(BinaryOp::Sub, a.dtype(), b.natural_type(), "sub");
   return add(a, b, -alpha.to_double());
 }
 
@@ -242,6 +255,10 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
 }
 
 Tensor pow(const Tensor& base, const Scalar& exponent) {
+  ACCEL_CHECK(is_floating_point(base.dtype()) || exponent.is_floating_point() ||
+                  exponent.to_double() >= 0,
+              "pow", "integers to negative integer powers are not allowed ({} tensor to the power {})",
+              base.dtype(), exponent.to_double());
   Tensor out = binary_forward(BinaryOp::Pow, base, exponent, 1.0, "pow");
   if (autograd::should_record(base)) {
     autograd::record("pow", {base}, out,
@@ -323,6 +340,7 @@ Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   return binary_inplace(BinaryOp::Sub, *this, other, alpha.to_double(), "sub_");
 }
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+  check_operand_types(BinaryOp::Sub, dtype(), other.natural_type(), "sub_");
   return sub_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
 }
 Tensor& Tensor::mul_(const Tensor& other) {

@@ -67,6 +67,15 @@ void check_same_device(const Tensor& a, const Tensor& b, const char* op) {
               b.device());
 }
 
+void check_no_internal_overlap(const Tensor& out, const char* op) {
+  for (int64_t d = 0; d < out.dim(); ++d) {
+    ACCEL_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
+                "more than one element of the written-to tensor (shape {}, strides {}) refers to "
+                "a single memory location; clone() it before writing",
+                out.sizes(), out.strides());
+  }
+}
+
 ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t) {
   dispatch_all(t, "scalar", [&]<typename T>() {
     const T v = value.to<T>();

@@ -27,6 +27,11 @@ DimVector broadcast_strides(const Tensor& t, IntArrayRef shape, const char* op);
 
 void check_same_device(const Tensor& a, const Tensor& b, const char* op);
 
+// An error naming `op` when several elements of `out` share one memory location (a broadcast
+// view: stride 0 on a dim of size > 1), whose element-wise result would depend on the order of
+// writes. fill_ alone may write such a tensor (every write is the same value).
+void check_no_internal_overlap(const Tensor& out, const char* op);
+
 // A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor.
 struct ScalarBuffer {
   alignas(8) char bytes[8] = {};
@@ -34,10 +39,12 @@ struct ScalarBuffer {
   char* data() { return bytes; }
 };
 
-// An element-wise loop writing `out` from `inputs` broadcast to out's shape. A null entry in
+// An element-wise loop writing `out` (without internal overlap) from `inputs` broadcast to out's
+// shape. A null entry in
 // `scalars` stands for the input tensor at that position; a non-null one is a number.
 template <int N>
 Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, const char* op) {
+  if constexpr (N > 1) check_no_internal_overlap(out, op);
   std::array<char*, N> data;
   std::array<DimVector, N> strides;
   std::array<int64_t, N> element_sizes;
