@@ -327,7 +327,8 @@ TEST(AtomicIo, AFullDiskIsAClearErrorThatLeavesTheOldState) {
 // Its bytes are made here, before any fork: a child then only writes files.
 Files training_state(int generation) {
   const int64_t kSize = 4096;  // the fsyncs, not the size, make a save take long to kill inside
-  return {{"model.safetensors", io::serialize_safetensors({{"weight", full({kSize}, generation, kFloat32)}})},
+  return {{"model.safetensors",
+           io::serialize_safetensors({{"weight", full({kSize}, generation, kFloat32)}})},
           {"optimizer.safetensors",
            io::serialize_safetensors({{"exp_avg", full({kSize}, -generation, kFloat32)}})},
           {"trainer_state.json", "{\"generation\": " + std::to_string(generation) + "}"}};

@@ -124,43 +124,43 @@ void map_vectors(const Loop<1 + sizeof...(In)>& loop, F f) {
   using C = typename V::Scalar;
   constexpr int N = 1 + sizeof...(In);
   constexpr int64_t kLanes = V::kLanes;
-  run(loop,
-      [&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides, int64_t n) {
-        [&]<size_t... I>(std::index_sequence<I...>) {
-          const bool contiguous = strides[0] == sizeof(Out) && ((strides[I + 1] == sizeof(In)) && ...);
-          auto load = [&]<typename T>(int k, int64_t start, int64_t count) {
-            V v(C(0));
-            if (contiguous && count == kLanes) {
-              const T* p = reinterpret_cast<const T*>(ptrs[k]) + start;
-              if constexpr (std::is_same_v<T, C>) {
-                std::memcpy(&v.lanes, p, sizeof v.lanes);  // one load of the whole vector
-              } else {  // a fixed count the compiler vectorizes
-                for (int64_t i = 0; i < kLanes; ++i) v.lanes[i] = static_cast<C>(p[i]);
-              }
-            } else {
-              for (int64_t i = 0; i < count; ++i) {
-                v.lanes[i] =
-                    static_cast<C>(*reinterpret_cast<const T*>(ptrs[k] + (start + i) * strides[k]));
-              }
-            }
-            return v;
-          };
-          for (int64_t start = 0; start < n; start += kLanes) {
-            const int64_t count = std::min(kLanes, n - start);
-            const V result = f(load.template operator()<In>(I + 1, start, count)...);
-            if (contiguous && count == kLanes) {
-              Out* out = reinterpret_cast<Out*>(ptrs[0]) + start;
-              for (int64_t i = 0; i < kLanes; ++i) out[i] = static_cast<Out>(result.lanes[i]);
-            } else {
-              for (int64_t i = 0; i < count; ++i) {
-                *reinterpret_cast<Out*>(ptrs[0] + (start + i) * strides[0]) =
-                    static_cast<Out>(result.lanes[i]);
-              }
-            }
+  run(loop, [&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides,
+                int64_t n) {
+    [&]<size_t... I>(std::index_sequence<I...>) {
+      const bool contiguous = strides[0] == sizeof(Out) && ((strides[I + 1] == sizeof(In)) && ...);
+      auto load = [&]<typename T>(int k, int64_t start, int64_t count) {
+        V v(C(0));
+        if (contiguous && count == kLanes) {
+          const T* p = reinterpret_cast<const T*>(ptrs[k]) + start;
+          if constexpr (std::is_same_v<T, C>) {
+            std::memcpy(&v.lanes, p, sizeof v.lanes);  // one load of the whole vector
+          } else {                                     // a fixed count the compiler vectorizes
+            for (int64_t i = 0; i < kLanes; ++i) v.lanes[i] = static_cast<C>(p[i]);
+          }
+        } else {
+          for (int64_t i = 0; i < count; ++i) {
+            v.lanes[i] =
+                static_cast<C>(*reinterpret_cast<const T*>(ptrs[k] + (start + i) * strides[k]));
           }
         }
-        (std::index_sequence_for<In...>{});
-      });
+        return v;
+      };
+      for (int64_t start = 0; start < n; start += kLanes) {
+        const int64_t count = std::min(kLanes, n - start);
+        const V result = f(load.template operator()<In>(I + 1, start, count)...);
+        if (contiguous && count == kLanes) {
+          Out* out = reinterpret_cast<Out*>(ptrs[0]) + start;
+          for (int64_t i = 0; i < kLanes; ++i) out[i] = static_cast<Out>(result.lanes[i]);
+        } else {
+          for (int64_t i = 0; i < count; ++i) {
+            *reinterpret_cast<Out*>(ptrs[0] + (start + i) * strides[0]) =
+                static_cast<Out>(result.lanes[i]);
+          }
+        }
+      }
+    }
+    (std::index_sequence_for<In...>{});
+  });
 }
 
 }  // namespace accel::cpu

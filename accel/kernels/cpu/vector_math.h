@@ -108,16 +108,13 @@ using DoublePart = double;
 #define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##_u10
 #endif
 
-#define ACCEL_MATH_VECTOR_FUNCTION(name)                                   \
-  inline MathVector<float> name(MathVector<float> x) {                     \
-    return in_parts<FloatPart>(x, [](FloatPart part) {                     \
-      return ACCEL_SLEEF_FLOAT(name)(part);                                \
-    });                                                                    \
-  }                                                                        \
-  inline MathVector<double> name(MathVector<double> x) {                   \
-    return in_parts<DoublePart>(x, [](DoublePart part) {                   \
-      return ACCEL_SLEEF_DOUBLE(name)(part);                               \
-    });                                                                    \
+#define ACCEL_MATH_VECTOR_FUNCTION(name)                                                         \
+  inline MathVector<float> name(MathVector<float> x) {                                           \
+    return in_parts<FloatPart>(x, [](FloatPart part) { return ACCEL_SLEEF_FLOAT(name)(part); }); \
+  }                                                                                              \
+  inline MathVector<double> name(MathVector<double> x) {                                         \
+    return in_parts<DoublePart>(x,                                                               \
+                                [](DoublePart part) { return ACCEL_SLEEF_DOUBLE(name)(part); }); \
   }
 
 ACCEL_MATH_VECTOR_FUNCTION(exp)
