@@ -131,7 +131,7 @@ Scalar Tensor::item() const {
 
 // ---- autograd ----
 
-Tensor& Tensor::requires_grad_(bool requires_grad) {
+const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TensorImpl& impl = const_cast<TensorImpl&>(checked_impl());
   ACCEL_CHECK(impl.grad_fn == nullptr || requires_grad, "requires_grad_",
               "can only change requires_grad of leaf tensors; use detach() to get a tensor "
@@ -222,7 +222,7 @@ Tensor Tensor::detach() const {
   return Tensor(std::move(out));
 }
 
-Tensor& Tensor::detach_() {
+const Tensor& Tensor::detach_() const {
   TensorImpl& impl = const_cast<TensorImpl&>(checked_impl());
   impl.grad_fn.reset();
   impl.output_nr = 0;

@@ -83,7 +83,7 @@ class Tensor {
     const TensorImpl& impl = checked_impl();
     return impl.requires_grad || impl.grad_fn != nullptr;
   }
-  Tensor& requires_grad_(bool requires_grad = true);
+  const Tensor& requires_grad_(bool requires_grad = true) const;
   bool is_leaf() const;
   // The accumulated gradient of a leaf (undefined until a backward reaches it).
   const Tensor& grad() const;
@@ -101,7 +101,7 @@ class Tensor {
   // Makes a non-leaf keep its gradient in grad() after backward.
   void retain_grad() const;
   Tensor detach() const;
-  Tensor& detach_();
+  const Tensor& detach_() const;
 
   // ---- conversion and copies ----
   Tensor to(ScalarType dtype, bool copy = false) const;
@@ -222,18 +222,18 @@ class Tensor {
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
 
   // ---- in place (bump the version counter; the result is *this) ----
-  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& mul_(const Tensor& other);
-  Tensor& mul_(const Scalar& other);
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(const Scalar& other);
-  Tensor& zero_();
-  Tensor& fill_(const Scalar& value);
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
-  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+  const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& mul_(const Tensor& other) const;
+  const Tensor& mul_(const Scalar& other) const;
+  const Tensor& div_(const Tensor& other) const;
+  const Tensor& div_(const Scalar& other) const;
+  const Tensor& zero_() const;
+  const Tensor& fill_(const Scalar& value) const;
+  const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
+  const Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
 
   // ---- comparison of whole tensors ----
   bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,

@@ -40,7 +40,7 @@ int main() {
     NoGradGuard no_grad;  // the update itself is not part of the graph
     for (Tensor& p : parameters) {
       p.sub_(p.grad(), learning_rate);
-      p.mutable_grad().zero_();
+      p.grad().zero_();
     }
     loss_value = loss.item<float>();
     accuracy = (predictions * labels > 0).to(kFloat32).mean().item<float>();

@@ -20,6 +20,17 @@ TEST(Autograd, ScalarBackwardAndDiamond) {
   EXPECT_DOUBLE_EQ(x.grad().item<double>(), 36.0);
 }
 
+// In-place methods work on const handles, as LibTorch's: the common `x.grad().zero_()`.
+TEST(Autograd, GradientsAreZeroedInPlaceThroughTheirConstHandle) {
+  Tensor w = ones({3}).requires_grad_();
+  (w * 2).sum().backward();
+  const Tensor& grad = w.grad();
+  grad.mul_(0.5).add_(1);
+  EXPECT_TRUE(w.grad().equal(full({3}, 2.f)));
+  w.grad().zero_();
+  EXPECT_TRUE(w.grad().equal(zeros({3})));
+}
+
 TEST(Autograd, ReusedSubgraphSumsContributions) {
   Tensor x = leaf({1.0, 2.0});
   Tensor h = x * x;

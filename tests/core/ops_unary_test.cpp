@@ -110,7 +110,7 @@ TEST(Unary, ClampInPlaceKeepsStorageAndBumpsVersion) {
   Tensor a = tensor({-2.f, 0.5f, 3.f});
   void* before = a.data_ptr();
   const uint32_t v = a.version();
-  Tensor& r = a.clamp_(-1.f, 1.f);
+  const Tensor& r = a.clamp_(-1.f, 1.f);
   EXPECT_TRUE(r.is_same(a));
   EXPECT_EQ(a.data_ptr(), before);
   EXPECT_EQ(a.version(), v + 1);

@@ -66,13 +66,37 @@ Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
 Tensor operator>(const Tensor& a, const Scalar& b) { return gt(a, b); }
 Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 Tensor operator>=(const Tensor& a, const Scalar& b) { return ge(a, b); }
-Tensor& operator+=(Tensor& a, const Tensor& b) { return a.add_(b); }
-Tensor& operator+=(Tensor& a, const Scalar& b) { return a.add_(b); }
-Tensor& operator-=(Tensor& a, const Tensor& b) { return a.sub_(b); }
-Tensor& operator-=(Tensor& a, const Scalar& b) { return a.sub_(b); }
-Tensor& operator*=(Tensor& a, const Tensor& b) { return a.mul_(b); }
-Tensor& operator*=(Tensor& a, const Scalar& b) { return a.mul_(b); }
-Tensor& operator/=(Tensor& a, const Tensor& b) { return a.div_(b); }
-Tensor& operator/=(Tensor& a, const Scalar& b) { return a.div_(b); }
+Tensor& operator+=(Tensor& a, const Tensor& b) {
+  a.add_(b);
+  return a;
+}
+Tensor& operator+=(Tensor& a, const Scalar& b) {
+  a.add_(b);
+  return a;
+}
+Tensor& operator-=(Tensor& a, const Tensor& b) {
+  a.sub_(b);
+  return a;
+}
+Tensor& operator-=(Tensor& a, const Scalar& b) {
+  a.sub_(b);
+  return a;
+}
+Tensor& operator*=(Tensor& a, const Tensor& b) {
+  a.mul_(b);
+  return a;
+}
+Tensor& operator*=(Tensor& a, const Scalar& b) {
+  a.mul_(b);
+  return a;
+}
+Tensor& operator/=(Tensor& a, const Tensor& b) {
+  a.div_(b);
+  return a;
+}
+Tensor& operator/=(Tensor& a, const Scalar& b) {
+  a.div_(b);
+  return a;
+}
 
 }  // namespace accel

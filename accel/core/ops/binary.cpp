@@ -86,8 +86,8 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Scalar& b, double alph
 
 // out = self (op) other written into self: directly when no conversion, broadcast of self
 // or autograd is involved, else through an out-of-place result whose history self adopts.
-Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double alpha,
-                       const char* name) {
+const Tensor& binary_inplace(BinaryOp op, const Tensor& self, const Tensor& other, double alpha,
+                             const char* name) {
   check_same_device(self, other, name);
   check_operand_types(op, self.dtype(), other.dtype(), name);
   autograd::check_inplace(self, autograd::requires_grad(other), name);
@@ -130,7 +130,7 @@ Tensor& binary_inplace(BinaryOp op, Tensor& self, const Tensor& other, double al
 
 }  // namespace
 
-void adopt_result(Tensor& self, const Tensor& result) {
+void adopt_result(const Tensor& self, const Tensor& result) {
   {
     NoGradGuard no_grad;
     self.copy_(result);  // bumps the version
@@ -255,10 +255,10 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
 }
 
 Tensor pow(const Tensor& base, const Scalar& exponent) {
-  ACCEL_CHECK(is_floating_point(base.dtype()) || exponent.is_floating_point() ||
-                  exponent.to_double() >= 0,
-              "pow", "integers to negative integer powers are not allowed ({} tensor to the power {})",
-              base.dtype(), exponent.to_double());
+  ACCEL_CHECK(
+      is_floating_point(base.dtype()) || exponent.is_floating_point() || exponent.to_double() >= 0,
+      "pow", "integers to negative integer powers are not allowed ({} tensor to the power {})",
+      base.dtype(), exponent.to_double());
   Tensor out = binary_forward(BinaryOp::Pow, base, exponent, 1.0, "pow");
   if (autograd::should_record(base)) {
     autograd::record("pow", {base}, out,
@@ -330,29 +330,29 @@ ACCEL_COMPARISON(ge, Ge)
 
 // ---- in place ----
 
-Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+const Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
   return binary_inplace(BinaryOp::Add, *this, other, alpha.to_double(), "add_");
 }
-Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
+const Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
   return add_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
 }
-Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+const Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
   return binary_inplace(BinaryOp::Sub, *this, other, alpha.to_double(), "sub_");
 }
-Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+const Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
   check_operand_types(BinaryOp::Sub, dtype(), other.natural_type(), "sub_");
   return sub_(scalar_tensor_for(*this, other, result_type(*this, other)), alpha);
 }
-Tensor& Tensor::mul_(const Tensor& other) {
+const Tensor& Tensor::mul_(const Tensor& other) const {
   return binary_inplace(BinaryOp::Mul, *this, other, 1.0, "mul_");
 }
-Tensor& Tensor::mul_(const Scalar& other) {
+const Tensor& Tensor::mul_(const Scalar& other) const {
   return mul_(scalar_tensor_for(*this, other, result_type(*this, other)));
 }
-Tensor& Tensor::div_(const Tensor& other) {
+const Tensor& Tensor::div_(const Tensor& other) const {
   return binary_inplace(BinaryOp::Div, *this, other, 1.0, "div_");
 }
-Tensor& Tensor::div_(const Scalar& other) {
+const Tensor& Tensor::div_(const Scalar& other) const {
   return div_(
       scalar_tensor_for(*this, other, compute_type(BinaryOp::Div, result_type(*this, other))));
 }

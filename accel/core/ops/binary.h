@@ -13,6 +13,6 @@ Tensor binary_forward(math::BinaryOp op, const Tensor& a, const Tensor& b, doubl
 Tensor scalar_tensor_for(const Tensor& a, const Scalar& value, ScalarType dtype);
 // Writes `result` into `self` and, if result has history, makes it self's history (the way
 // in-place ops that must go through an out-of-place result keep autograd correct).
-void adopt_result(Tensor& self, const Tensor& result);
+void adopt_result(const Tensor& self, const Tensor& result);
 
 }  // namespace accel

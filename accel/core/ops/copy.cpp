@@ -53,7 +53,7 @@ void copy_across_devices(const Tensor& dst, const Tensor& src, bool non_blocking
 
 }  // namespace
 
-Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   ACCEL_CHECK(src.defined(), "copy_", "the source tensor is undefined");
   autograd::check_inplace(*this, autograd::requires_grad(src), "copy_");
   if (impl_ == src.impl_ptr()) return *this;
@@ -73,7 +73,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   return *this;
 }
 
-Tensor& Tensor::fill_(const Scalar& value) {
+const Tensor& Tensor::fill_(const Scalar& value) const {
   autograd::check_inplace(*this, false, "fill_");
   ScalarBuffer buffer(value, dtype());
   backend(device()).fill(dtype(), make_loop<1>(*this, {}, "fill_"), buffer.data(),
@@ -86,7 +86,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
   return *this;
 }
 
-Tensor& Tensor::zero_() { return fill_(0); }
+const Tensor& Tensor::zero_() const { return fill_(0); }
 
 Tensor clone(const Tensor& a) {
   Tensor out = empty(a.sizes(), a.options());

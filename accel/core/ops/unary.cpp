@@ -147,7 +147,7 @@ Tensor clamp(const Tensor& a, optional<Scalar> min, optional<Scalar> max) {
   return out;
 }
 
-Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) {
+const Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) const {
   const ScalarType dtype = clamp_type(*this, min, max, "clamp_");
   ACCEL_CHECK(dtype == this->dtype(), "clamp_",
               "result type {} can't be cast to the desired output type {}", dtype, this->dtype());
