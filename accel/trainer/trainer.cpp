@@ -100,7 +100,7 @@ void Trainer::train(const TrainArgs& args) {
 
   run_config_ = make_run_config(args);
   check_eval_batch_size();
-  scheduler_ = create_scheduler();
+  if (create_scheduler_fn_) scheduler_ = create_scheduler();  // no factory, no hook call
 
   global_step_ = 0;
   epoch_index_ = 0;
@@ -226,8 +226,9 @@ TrainerRunConfig Trainer::make_run_config(const TrainArgs& args) const {
   return config;
 }
 
+// Across processes only, as the original: one process simply runs a short last batch.
 void Trainer::check_eval_batch_size() const {
-  if (!eval_dataset_) return;
+  if (!eval_dataset_ || !run_config_->is_distributed) return;
   const int64_t total = run_config_->eval_total_batch_size;
   ACCEL_CHECK(total <= eval_dataset_->size(), "Trainer",
               "the eval batch across all processes ({}) is larger than the eval dataset ({}); "
@@ -235,7 +236,6 @@ void Trainer::check_eval_batch_size() const {
               total, eval_dataset_->size());
   // Uneven shares only matter where gather must wait for every process. The eval sampler
   // deals samples out in turn, so rank 0 holds the most and the last rank the fewest.
-  if (!run_config_->is_distributed) return;
   const int64_t samples = eval_dataset_->size();
   const int64_t processes = run_config_->num_processes;
   const int64_t batch = run_config_->eval_per_device_batch_size;

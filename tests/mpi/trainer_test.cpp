@@ -127,6 +127,25 @@ TEST(TrainerAcrossProcesses, EvaluationEqualsOneProcess) {
   EXPECT_NEAR(evaluate(nullptr, 3), evaluate(one_process(), 3), 1e-12);
 }
 
+TEST(TrainerAcrossProcesses, AnEvalBatchLargerThanTheEvalSetIsAnError) {
+  nn::Linear model = testing::linear_model(8);
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model), {},
+                  std::make_shared<InMemoryRunHistory>());
+  expect_error_containing(
+      [&] {
+        trainer.train({.train_dataset = testing::regression_dataset(8),
+                       .num_epochs = 1,
+                       .eval_dataset = testing::regression_dataset(5),
+                       .per_device_batch_size = 3});
+      },
+      "the eval batch across all processes (6) is larger than the eval dataset (5)");
+  expect_error_containing(
+      [&] {
+        trainer.evaluate({.dataset = testing::regression_dataset(5), .per_device_batch_size = 3});
+      },
+      "is larger than the eval dataset (5)");
+}
+
 TEST(TrainerAcrossProcesses, CheckpointsAreWrittenOnceAndFailuresSeenEverywhere) {
   const std::string dir = shared_temp_dir("checkpoint");
   nn::Linear model = testing::linear_model();

@@ -2,6 +2,7 @@
 // loop: each hook before its event, train then eval per epoch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,14 @@ TEST(TrainerHooks, TrainRunsHooksAndEventsInSpecOrder) {
   expected.insert(expected.end(), {"training_run_end", "on_training_run_end"});
   EXPECT_EQ(log, expected);
   EXPECT_EQ(trainer.run_history().current_epoch(), 3);
+}
+
+// As the original: without a create_scheduler_fn the hook is not called at all.
+TEST(TrainerHooks, CreateSchedulerRunsOnlyWithAFactory) {
+  Log log;
+  RecordingTrainer trainer(testing::linear_model(), log);
+  trainer.train({.train_dataset = testing::regression_dataset(4), .num_epochs = 1});
+  EXPECT_EQ(std::count(log.begin(), log.end(), "create_scheduler"), 0);
 }
 
 TEST(TrainerHooks, EvaluateRunsOneEvalEpochBetweenRunEvents) {
