@@ -304,6 +304,7 @@ void Trainer::run_training() {
 
 void Trainer::train_epoch() {
   train_epoch_finished_ = false;
+  inside_train_step_ = false;
   train_epoch_start();
   if (!resuming_mid_epoch_) {
     train_loss_.reset();
@@ -319,6 +320,7 @@ void Trainer::train_epoch() {
   int64_t step = epoch_step_;
   for (const data::Example& loaded : *train_dl_) {
     callback_handler_.call_event(&Callback::on_train_step_start, *this);
+    inside_train_step_ = true;
     const data::Example batch = prepare_batch(loaded);
     BatchOutput output = calculate_train_batch_loss(batch);
     check_batch_output(output, "calculate_train_batch_loss");
@@ -341,6 +343,7 @@ void Trainer::train_epoch() {
       backward_step(output.loss);
     }
     epoch_step_ = ++step;
+    inside_train_step_ = false;
     if (update) {
       update_parameters();
       if (reached_max_steps()) break;

@@ -114,6 +114,8 @@ class Trainer {
   // With several processes, every process calls the savers: rank 0 writes while the others
   // wait (a training state also records each process's random state and partial epoch loss),
   // and an error in rank 0's write is raised on every process. Every process loads.
+  // Resumable points: between train steps (on_train_step_start, as SaveTrainingState saves),
+  // after a train epoch, or outside train(); inside a step (e.g. on_train_step_end) is an error.
   void save_training_state(const std::string& dir, const std::string& extras_json = "{}") const;
   void load_training_state(const std::string& dir);
 
@@ -228,6 +230,9 @@ class Trainer {
   // Between the end of the current train epoch and the start of the next epoch: a training
   // state saved then resumes at the next epoch.
   bool train_epoch_finished_ = false;
+  // From a train step's first hook after on_train_step_start until the step is counted: no
+  // position to resume from exists there (the batch is half consumed).
+  bool inside_train_step_ = false;
 };
 
 }  // namespace accel

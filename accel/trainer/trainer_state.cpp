@@ -294,6 +294,10 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
   const char* op = "Trainer::save_training_state";
   ACCEL_CHECK(run_config_.has_value() && train_dl_, op,
               "a training state can only be saved during or after train()");
+  ACCEL_CHECK(!inside_train_step_, op,
+              "called inside a train step (after its batch was taken, before the step is "
+              "counted), where no run can resume exactly; save from on_train_step_start (as "
+              "SaveTrainingState does), after a train epoch, or after train()");
   // Mid-epoch, the next batch of this epoch; otherwise the start of the next epoch.
   const bool mid_epoch = !train_epoch_finished_ && epoch_step_ > 0;
   const int64_t epoch = train_epoch_finished_ ? epoch_index_ + 1 : epoch_index_;

@@ -228,7 +228,8 @@ int run(const Flags& flags) {
     }
   }
 
-  // The Trainer refuses an eval batch larger than the dataset: a small test split is one batch.
+  // Across processes the Trainer refuses an eval batch larger than the dataset: a small test
+  // split is one batch.
   constexpr int64_t kTestBatchSize = 256;
   trainer.evaluate({.dataset = test_dataset,
                     .per_device_batch_size = std::min(kTestBatchSize, test_dataset->size())});

@@ -128,6 +128,29 @@ TEST(Resume, FromAStateSavedAfterTheRunContinuesWithMoreEpochs) {
   expect_same_run(resumed, train_run(11, nullptr, std::nullopt, /*num_epochs=*/3));
 }
 
+// Inside a step its batch is half consumed (its loss recorded, its update not yet made): there
+// is no position to resume from exactly, so saving there is an error, not a state that
+// silently replays the batch.
+class SaveAtStepEnd : public Callback {
+ public:
+  explicit SaveAtStepEnd(std::string dir) : dir_(std::move(dir)) {}
+  void on_train_step_end(Trainer& trainer, const BatchOutput&, const data::Example&,
+                         int64_t) override {
+    trainer.save_training_state(dir_);
+  }
+
+ private:
+  std::string dir_;
+};
+
+TEST(Resume, SavingInsideATrainStepIsAnError) {
+  const std::string dir = testing::temp_dir("resume_inside_step");
+  expect_error_containing(
+      [&] { train_run(11, std::make_shared<SaveAtStepEnd>(dir), std::nullopt); },
+      "Trainer::save_training_state: called inside a train step");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/trainer_state.json"));
+}
+
 TEST(Resume, MissingOrIncompatibleStatesAreClearErrors) {
   expect_error_containing([] { train_run(1, nullptr, testing::temp_dir("no_such_state")); },
                           "is not a checkpoint directory");

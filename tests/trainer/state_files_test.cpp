@@ -345,18 +345,34 @@ class RecordNonFinite : public Callback {
   }
 };
 
-// A NaN loss mid-epoch (TerminateOnNaN stops the run there) and non-finite metrics in the
-// run history used to be written as null, which loading then rejected.
+// Stops the run at the start of the step after the first non-finite loss: a point a state can
+// be saved at (TerminateOnNaN stops inside the step, where none can).
+class StopAfterNonFiniteLoss : public Callback {
+ public:
+  void on_train_step_end(Trainer& trainer, const BatchOutput&, const data::Example&,
+                         int64_t) override {
+    seen_ = seen_ || !std::isfinite(trainer.batch_loss_value());
+  }
+  void on_train_step_start(Trainer&) override {
+    if (seen_) throw StopTrainingError("a non-finite loss");
+  }
+
+ private:
+  bool seen_ = false;
+};
+
+// A NaN loss mid-epoch and non-finite metrics in the run history used to be written as null,
+// which loading then rejected.
 TEST(StateFiles, NonFiniteLossesAndMetricsRoundTripExactly) {
   const std::string dir = testing::temp_dir("files_non_finite");
   {
     // Batch 5 is the second of epoch 2: the epoch's loss sum is NaN from there on.
-    TrainerSetup setup{
-        .loss = NaNFrom(5),
-        .callbacks = {std::make_shared<RecordNonFinite>(), std::make_shared<TerminateOnNaN>()}};
+    TrainerSetup setup{.loss = NaNFrom(5),
+                       .callbacks = {std::make_shared<RecordNonFinite>(),
+                                     std::make_shared<StopAfterNonFiniteLoss>()}};
     auto trainer = setup.trainer();
     setup.train(*trainer, 2);
-    ASSERT_EQ(trainer->epoch_step(), 1);
+    ASSERT_EQ(trainer->epoch_step(), 2);
     trainer->save_training_state(dir);
   }
   const json state = read_json(dir + "/trainer_state.json");
