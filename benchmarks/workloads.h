@@ -1,9 +1,9 @@
 // The benchmark workloads, written once for every tensor library that runs them: accel and
 // LibTorch spell these calls alike, so each library supplies a small adapter `Lib` and gets
 // identical workloads (small-op overhead of a + b with and without autograd recording,
-// matmul GFLOP/s, the bandwidth of a large element-wise add, a Linear layer's forward +
-// backward, a small CNN's training step). No accel, Eigen or Torch headers here: the adapters
-// live in accel_workloads.cpp and torch_workloads.cpp.
+// matmul GFLOP/s, the bandwidth of a large element-wise add, activations built on exp, tanh
+// and erf, a Linear layer's forward + backward, a small CNN's training step). No accel, Eigen or
+// Torch headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -88,6 +88,20 @@ inline constexpr const char* kAddLarge = "add[16M]+[16M]";
 inline constexpr int64_t kLargeNumel = int64_t{16} << 20;
 inline constexpr double kAddLargeBytes = 3.0 * kLargeNumel * sizeof(float);
 
+// Element-wise functions built on exp, tanh or erf (forward, float32): where a library's
+// vectorized transcendental math shows.
+enum class Activation { Exp, Tanh, Sigmoid, Gelu, Silu };
+struct ActivationShape {
+  const char* name;
+  Activation function;
+};
+inline constexpr ActivationShape kActivations[] = {
+    {"exp[1M]", Activation::Exp},         {"tanh[1M]", Activation::Tanh},
+    {"sigmoid[1M]", Activation::Sigmoid}, {"gelu[1M]", Activation::Gelu},
+    {"silu[1M]", Activation::Silu},
+};
+inline constexpr int64_t kActivationNumel = int64_t{1} << 20;
+
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
 inline constexpr const char* kLibTorch = "libtorch";
@@ -169,6 +183,35 @@ void add_small(benchmark::State& state, int64_t numel, bool record) {
     const auto c = a + b;
     benchmark::DoNotOptimize(c.data_ptr());
   }
+}
+
+// The library's function, found by argument-dependent lookup (accel::gelu, at::gelu, ...).
+template <typename Tensor>
+Tensor apply(Activation function, const Tensor& x) {
+  switch (function) {
+    case Activation::Exp:
+      return exp(x);
+    case Activation::Tanh:
+      return tanh(x);
+    case Activation::Sigmoid:
+      return sigmoid(x);
+    case Activation::Gelu:
+      return gelu(x);
+    case Activation::Silu:
+      return silu(x);
+  }
+  return x;
+}
+
+template <typename Lib>
+void activation(benchmark::State& state, ActivationShape shape) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randn({kActivationNumel});
+  for (auto _ : state) {
+    const auto y = apply(shape.function, x);
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+  set_rate(state, kBytesCounter, 2.0 * kActivationNumel * sizeof(float));
 }
 
 template <typename Lib>
@@ -283,6 +326,9 @@ void register_workloads(const char* impl) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, matmul<Lib>, shape);
   }
   add_benchmark(kAddLarge, impl, Clock::WallWhenThreaded, add_large<Lib>);
+  for (const ActivationShape& shape : kActivations) {
+    add_benchmark(shape.name, impl, Clock::WallWhenThreaded, activation<Lib>, shape);
+  }
   for (const LinearShape& shape : kLinearShapes) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, linear_forward_backward<Lib>, shape);
   }

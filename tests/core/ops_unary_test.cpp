@@ -1,8 +1,11 @@
 // Element-wise unary ops and clamp: the PyTorch-fixture table (tests/reference/cases_unary.py)
 // plus dtype rules, in-place clamp_, kink gradients and error messages.
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "support/op_harness.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
@@ -43,6 +46,46 @@ void expect_error_mentions(const std::function<void()>& f, const std::vector<std
   } catch (const Error& e) {
     for (const std::string& part : parts) {
       EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  }
+}
+
+// The functions that run on SLEEF's vectors give every element the same value wherever it sits:
+// at any offset in a vector, in a short tail, in a strided view, as a single element, in any
+// dtype's conversion path and at any thread count.
+TEST(Unary, VectorMathIsTheSameForEveryElementAndThreadCount) {
+  const std::vector<std::pair<const char*, std::function<Tensor(const Tensor&)>>> functions = {
+      {"exp", [](const Tensor& x) { return exp(x); }},
+      {"log", [](const Tensor& x) { return log(x.abs()); }},
+      {"sin", [](const Tensor& x) { return sin(x); }},
+      {"cos", [](const Tensor& x) { return cos(x); }},
+      {"tanh", [](const Tensor& x) { return tanh(x); }},
+      {"sigmoid", [](const Tensor& x) { return sigmoid(x); }},
+      {"gelu", [](const Tensor& x) { return gelu(x); }},
+      {"gelu_tanh", [](const Tensor& x) { return gelu(x, "tanh"); }},
+      {"silu", [](const Tensor& x) { return silu(x); }},
+  };
+  manual_seed(7);
+  const int64_t n = 3 * kElementwiseGrain + 5;  // several threads' shares and a short tail
+  for (ScalarType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    const Tensor x = (randn({n}) * 4).to(dtype);
+    for (const auto& [name, f] : functions) {
+      SCOPED_TRACE(std::string(name) + " " + std::string(to_string(dtype)));
+      // Forward and gradient (whose formulas also run on vectors) at one and two threads.
+      auto forward_and_gradient = [&, &f = f](int thread_count) {
+        testing::ThreadCount threads(thread_count);
+        const Tensor leaf = x.detach().requires_grad_();
+        const Tensor y = f(leaf);
+        return std::pair{y.detach(), autograd::grad({y.sum()}, {leaf})[0]};
+      };
+      const auto [one_thread, one_thread_grad] = forward_and_gradient(1);
+      const auto [two_threads, two_threads_grad] = forward_and_gradient(2);
+      EXPECT_TRUE(one_thread.equal(two_threads));
+      EXPECT_TRUE(one_thread_grad.equal(two_threads_grad));
+      // Every third element (a strided view), and elements alone, at offsets 0 to 20.
+      EXPECT_TRUE(f(x.slice(0, 1, n, 3)).equal(one_thread.slice(0, 1, n, 3)));
+      for (int64_t i = 0; i <= 20; ++i)
+        EXPECT_TRUE(f(x.slice(0, i, i + 1)).equal(one_thread[i].view({1})));
     }
   }
 }
