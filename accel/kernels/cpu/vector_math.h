@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "accel/kernels/cpu/simd_vector.h"
+
 #if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
 #include <immintrin.h>
 #elif defined(__ARM_NEON)
@@ -20,21 +22,10 @@
 namespace accel::cpu::simd {
 
 template <typename A>
-struct MathVectorOf;
-template <>
-struct MathVectorOf<float> {
-  using raw = float __attribute__((vector_size(64)));
-};
-template <>
-struct MathVectorOf<double> {
-  using raw = double __attribute__((vector_size(64)));
-};
-
-template <typename A>
 struct MathVector {
   using Scalar = A;
-  using Raw = typename MathVectorOf<A>::raw;
-  static constexpr int64_t kLanes = 64 / sizeof(A);
+  using Raw = Vector<A>;  // simd_vector.h's 64-byte vector
+  static constexpr int64_t kLanes = simd::kLanes<A>;
   Raw lanes;
 
   MathVector() = default;
@@ -80,42 +71,32 @@ MathVector<A> in_parts(MathVector<A> v, F f) {
   return out;
 }
 
-// SLEEF's name for a function on the register type of each instruction set (u10: 1.0 ulp).
+// The register types SLEEF's functions take on the widest instruction set the build targets,
+// and the suffixes of those functions' names (float type, suffix, double type, suffix).
 #if defined(__AVX512F__)
-using FloatPart = __m512;
-using DoublePart = __m512d;
-#define ACCEL_SLEEF_FLOAT(name) Sleef_##name##f16_u10
-#define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##d8_u10
+#define ACCEL_SLEEF_TYPES __m512, f16, __m512d, d8
 #elif defined(__AVX__)
-using FloatPart = __m256;
-using DoublePart = __m256d;
-#define ACCEL_SLEEF_FLOAT(name) Sleef_##name##f8_u10
-#define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##d4_u10
+#define ACCEL_SLEEF_TYPES __m256, f8, __m256d, d4
 #elif defined(__SSE2__)
-using FloatPart = __m128;
-using DoublePart = __m128d;
-#define ACCEL_SLEEF_FLOAT(name) Sleef_##name##f4_u10
-#define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##d2_u10
+#define ACCEL_SLEEF_TYPES __m128, f4, __m128d, d2
 #elif defined(__ARM_NEON)
-using FloatPart = float32x4_t;
-using DoublePart = float64x2_t;
-#define ACCEL_SLEEF_FLOAT(name) Sleef_##name##f4_u10
-#define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##d2_u10
+#define ACCEL_SLEEF_TYPES float32x4_t, f4, float64x2_t, d2
 #else  // no vector unit SLEEF knows: its scalar functions, one lane at a time
-using FloatPart = float;
-using DoublePart = double;
-#define ACCEL_SLEEF_FLOAT(name) Sleef_##name##f_u10
-#define ACCEL_SLEEF_DOUBLE(name) Sleef_##name##_u10
+#define ACCEL_SLEEF_TYPES float, f, double,
 #endif
 
-#define ACCEL_MATH_VECTOR_FUNCTION(name)                                                         \
-  inline MathVector<float> name(MathVector<float> x) {                                           \
-    return in_parts<FloatPart>(x, [](FloatPart part) { return ACCEL_SLEEF_FLOAT(name)(part); }); \
-  }                                                                                              \
-  inline MathVector<double> name(MathVector<double> x) {                                         \
-    return in_parts<DoublePart>(x,                                                               \
-                                [](DoublePart part) { return ACCEL_SLEEF_DOUBLE(name)(part); }); \
+// name(MathVector<float>) and name(MathVector<double>), through SLEEF's u10 (1.0 ulp) versions.
+#define ACCEL_MATH_VECTOR_FUNCTION_OF(name, float_part, float_suffix, double_part, double_suffix) \
+  inline MathVector<float> name(MathVector<float> x) {                                            \
+    return in_parts<float_part>(                                                                  \
+        x, [](float_part part) { return Sleef_##name##float_suffix##_u10(part); });               \
+  }                                                                                               \
+  inline MathVector<double> name(MathVector<double> x) {                                          \
+    return in_parts<double_part>(                                                                 \
+        x, [](double_part part) { return Sleef_##name##double_suffix##_u10(part); });             \
   }
+#define ACCEL_MATH_VECTOR_FUNCTION_WITH(name, ...) ACCEL_MATH_VECTOR_FUNCTION_OF(name, __VA_ARGS__)
+#define ACCEL_MATH_VECTOR_FUNCTION(name) ACCEL_MATH_VECTOR_FUNCTION_WITH(name, ACCEL_SLEEF_TYPES)
 
 ACCEL_MATH_VECTOR_FUNCTION(exp)
 ACCEL_MATH_VECTOR_FUNCTION(log)
@@ -125,7 +106,8 @@ ACCEL_MATH_VECTOR_FUNCTION(tanh)
 ACCEL_MATH_VECTOR_FUNCTION(erf)
 
 #undef ACCEL_MATH_VECTOR_FUNCTION
-#undef ACCEL_SLEEF_FLOAT
-#undef ACCEL_SLEEF_DOUBLE
+#undef ACCEL_MATH_VECTOR_FUNCTION_WITH
+#undef ACCEL_MATH_VECTOR_FUNCTION_OF
+#undef ACCEL_SLEEF_TYPES
 
 }  // namespace accel::cpu::simd
