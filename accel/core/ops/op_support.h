@@ -39,9 +39,8 @@ struct ScalarBuffer {
   char* data() { return bytes; }
 };
 
-// An element-wise loop writing `out` (without internal overlap) from `inputs` broadcast to out's
-// shape. A null entry in
-// `scalars` stands for the input tensor at that position; a non-null one is a number.
+// An element-wise loop writing `out` (which must have no internal overlap) from `inputs`
+// broadcast to out's shape.
 template <int N>
 Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, const char* op) {
   if constexpr (N > 1) check_no_internal_overlap(out, op);
