@@ -101,6 +101,8 @@ Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options) {
   t.fill_(value);
   return finish(t, options);
 }
+// zeros and ones stay the default float without a dtype (options.dtype() supplies it), where
+// full() would take int64 from the integer fill value.
 Tensor zeros(IntArrayRef sizes, TensorOptions options) {
   return full(sizes, 0, options.dtype(options.dtype()));
 }
