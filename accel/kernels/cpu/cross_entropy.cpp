@@ -1,18 +1,21 @@
 // Cross-entropy over class indices on the CPU. Positions are processed in tiles of up to
 // kTileWidth adjacent positions (o, i..i+w), whose logits for class c are one run in memory:
 // the class loop walks those runs in order and the loop across the tile vectorizes. With
-// inner == 1 a tile is one position, a contiguous row. The forward takes three passes over a
-// tile (maximum, sum of exps, and the smoothing sum when label smoothing applies), the backward
-// one; every sum runs in class order on one thread.
+// inner == 1 a tile is one position, a contiguous row, folded as the reductions fold a row
+// (row_fold.h), so the loop over its classes vectorizes instead. The forward takes three passes
+// over a tile (maximum, sum of exps, and the smoothing sum when label smoothing applies), the
+// backward one; every sum runs in a fixed order on one thread.
 #include "accel/kernels/cpu/cross_entropy.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/cpu/exp_shifted.h"
+#include "accel/kernels/cpu/row_fold.h"
 #include "accel/kernels/cpu/row_tiles.h"
 
 namespace accel::cpu {
@@ -35,32 +38,48 @@ void forward_typed(const T* logits, const int64_t* target, const T* weight, T* l
     A shift[kTileWidth];
     A total[kTileWidth];
     A smoothing_sum[kTileWidth];
-    std::fill_n(shift, width, -std::numeric_limits<A>::infinity());
-    std::fill_n(total, width, A(0));
-    std::fill_n(smoothing_sum, width, A(0));
-    for (int64_t c = 0; c < classes; ++c) {
-      const T* x = logits + first + c * s.inner;
-      for (int64_t k = 0; k < width; ++k) {
-        shift[k] = math::maximum_value(shift[k], static_cast<A>(x[k]));
-      }
-    }
-    for (int64_t k = 0; k < width; ++k) shift[k] = math::softmax_shift(shift[k]);
-    // exp_shifted's argument is <= 0 (or NaN) where the maximum is finite; where it is not, the
-    // log-sum-exp is infinite or NaN whatever the other terms give.
-    for (int64_t c = 0; c < classes; ++c) {
-      const T* x = logits + first + c * s.inner;
-      for (int64_t k = 0; k < width; ++k) {
-        total[k] += exp_shifted(static_cast<A>(x[k]) - shift[k]);
-      }
-    }
     A* const row_lse = lse + p;
-    for (int64_t k = 0; k < width; ++k) row_lse[k] = shift[k] + std::log(total[k]);
-    if (scalars.label_smoothing != 0) {
+    if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
+      // One contiguous row of classes: vectorized folds over it.
+      const T* x = logits + first;
+      shift[0] = math::softmax_shift(
+          fold_row<Extreme<true>, A>(classes, [x](int64_t c) { return static_cast<A>(x[c]); }));
+      total[0] = fold_row<Add, A>(
+          classes, [x, m = shift[0]](int64_t c) { return exp_shifted(static_cast<A>(x[c]) - m); });
+      row_lse[0] = shift[0] + std::log(total[0]);
+      smoothing_sum[0] =
+          scalars.label_smoothing == 0
+              ? A(0)
+              : fold_row<Add, A>(classes, [x, weight, l = row_lse[0]](int64_t c) {
+                  return math::class_weight<A>(weight, c) * (static_cast<A>(x[c]) - l);
+                });
+    } else {
+      std::fill_n(shift, width, -std::numeric_limits<A>::infinity());
+      std::fill_n(total, width, A(0));
+      std::fill_n(smoothing_sum, width, A(0));
       for (int64_t c = 0; c < classes; ++c) {
         const T* x = logits + first + c * s.inner;
-        const A w = math::class_weight<A>(weight, c);
         for (int64_t k = 0; k < width; ++k) {
-          smoothing_sum[k] += w * (static_cast<A>(x[k]) - row_lse[k]);
+          shift[k] = math::maximum_value(shift[k], static_cast<A>(x[k]));
+        }
+      }
+      for (int64_t k = 0; k < width; ++k) shift[k] = math::softmax_shift(shift[k]);
+      // exp_shifted's argument is <= 0 (or NaN) where the maximum is finite; where it is not,
+      // the log-sum-exp is infinite or NaN whatever the other terms give.
+      for (int64_t c = 0; c < classes; ++c) {
+        const T* x = logits + first + c * s.inner;
+        for (int64_t k = 0; k < width; ++k) {
+          total[k] += exp_shifted(static_cast<A>(x[k]) - shift[k]);
+        }
+      }
+      for (int64_t k = 0; k < width; ++k) row_lse[k] = shift[k] + std::log(total[k]);
+      if (scalars.label_smoothing != 0) {
+        for (int64_t c = 0; c < classes; ++c) {
+          const T* x = logits + first + c * s.inner;
+          const A w = math::class_weight<A>(weight, c);
+          for (int64_t k = 0; k < width; ++k) {
+            smoothing_sum[k] += w * (static_cast<A>(x[k]) - row_lse[k]);
+          }
         }
       }
     }
@@ -92,6 +111,33 @@ void backward_typed(const T* logits, const int64_t* target, const T* weight, con
       terms[k] = math::cross_entropy_terms<A>(target[p + k], weight, classes, scalars);
       scale[k] = math::cross_entropy_softmax_scale(terms[k], weight_sum);
       g[k] = static_cast<A>(grad[grad_is_scalar ? 0 : p + k]);
+    }
+    if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
+      // One contiguous row: every class as a non-target in one vectorized pass, then the
+      // target's element again with its own term.
+      const T* x = logits + first;
+      T* dx = grad_logits + first;
+      const math::CrossEntropyTerms<A>& t = terms[0];
+      const A row_lse = lse[p];
+      if (!t.kept) {
+        std::fill_n(dx, classes, T(0));
+        return;
+      }
+      auto grad_at = [&](int64_t c, bool is_target) {
+        const A prob = exp_shifted(static_cast<A>(x[c]) - row_lse);
+        return static_cast<T>(math::cross_entropy_grad(
+            t, scale[0], g[0], prob, math::class_weight<A>(weight, c), is_target));
+      };
+      if (weight == nullptr && t.spread == A(0)) {
+        // The common case, written out so that it vectorizes (cross_entropy_grad's value).
+        for (int64_t c = 0; c < classes; ++c) {
+          dx[c] = static_cast<T>(g[0] * (exp_shifted(static_cast<A>(x[c]) - row_lse) * scale[0]));
+        }
+      } else {
+        for (int64_t c = 0; c < classes; ++c) dx[c] = grad_at(c, false);
+      }
+      dx[target[p]] = grad_at(target[p], true);
+      return;
     }
     for (int64_t c = 0; c < classes; ++c) {
       const T* x = logits + first + c * s.inner;

@@ -15,107 +15,12 @@
 #include "accel/base/dispatch.h"
 #include "accel/kernels/cpu/exp_shifted.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/row_fold.h"
 #include "accel/kernels/cpu/row_tiles.h"
 
 namespace accel::cpu {
 
 namespace {
-
-// The type a kernel computes in: float for 16-bit floats, the element type otherwise.
-template <typename T>
-using compute_t =
-    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
-
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return v != v;  // std::isnan, in a form the vectorizer knows
-  } else {
-    return false;
-  }
-}
-
-// ---- folds: sum, prod, max and min ----
-
-// Signed integers wrap around on overflow, as in PyTorch, instead of being undefined: the
-// arithmetic runs in the unsigned type.
-template <typename T>
-using wrapping_t = typename std::conditional_t<std::is_integral_v<T> && std::is_signed_v<T>,
-                                               std::make_unsigned<T>, std::type_identity<T>>::type;
-
-struct Add {
-  template <typename T>
-  static constexpr T identity() {
-    return T(0);
-  }
-  template <typename T>
-  static T apply(T a, T b) {
-    return static_cast<T>(static_cast<wrapping_t<T>>(a) + static_cast<wrapping_t<T>>(b));
-  }
-};
-
-struct Multiply {
-  template <typename T>
-  static constexpr T identity() {
-    return T(1);
-  }
-  template <typename T>
-  static T apply(T a, T b) {
-    return static_cast<T>(static_cast<wrapping_t<T>>(a) * static_cast<wrapping_t<T>>(b));
-  }
-};
-
-// max (or min) that propagates NaN, as PyTorch's max does.
-template <bool Max>
-struct Extreme {
-  template <typename T>
-  static constexpr T identity() {
-    if constexpr (std::numeric_limits<T>::has_infinity) {
-      return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-    } else {
-      return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
-    }
-  }
-  template <typename T>
-  static T apply(T a, T b) {
-    // Bitwise | keeps this branch-free, so it vectorizes as compare-and-blend.
-    return ((Max ? b > a : b < a) | is_nan(b)) ? b : a;
-  }
-};
-
-// Folds term(i) over i in [begin, end): kLanes interleaved partial results, combined as a
-// tree, let the compiler vectorize without reassociating (and hide the add latency); the
-// last end - begin mod kLanes terms, or a short row's, are then folded in one by one.
-constexpr int kLanes = 32;
-
-template <typename Op, typename Acc, typename Term>
-Acc fold_chunk(int64_t begin, int64_t end, const Term& term) {
-  Acc total = Op::template identity<Acc>();
-  int64_t i = begin;
-  if (end - begin >= kLanes) {
-    Acc partial[kLanes];
-    std::fill_n(partial, kLanes, Op::template identity<Acc>());
-    for (; i + kLanes <= end; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) partial[k] = Op::apply(partial[k], term(i + k));
-    }
-    for (int width = kLanes / 2; width > 0; width /= 2) {
-      for (int k = 0; k < width; ++k) partial[k] = Op::apply(partial[k], partial[k + width]);
-    }
-    total = partial[0];
-  }
-  for (; i < end; ++i) total = Op::apply(total, term(i));
-  return total;
-}
-
-// Folds term(i) over i in [0, n) chunk by chunk, the chunks' results combined in order.
-template <typename Op, typename Acc, typename Term>
-Acc fold_row(int64_t n, const Term& term) {
-  Acc total = Op::template identity<Acc>();
-  for (int64_t start = 0; start < n; start += kReduceChunk) {
-    total = Op::apply(total, fold_chunk<Op, Acc>(start, std::min(n, start + kReduceChunk), term));
-  }
-  return total;
-}
 
 template <typename Op, typename Out, typename In>
 void fold(const In* in, Out* out, ReduceShape s) {

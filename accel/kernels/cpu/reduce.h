@@ -1,7 +1,7 @@
 // CPU reduction kernels over a [outer, reduced, inner] view of contiguous memory: each output
 // element (o, i) combines the `reduced` elements input[o, r, i]; softmax-style kernels
 // normalize along r instead. Every output is computed by one thread with its terms in a fixed
-// order (sums in fixed chunks of kReduceChunk combined in order), so results are
+// order (sums in fixed chunks of row_fold.h's kReduceChunk combined in order), so results are
 // bit-identical for any thread count: threads split outputs, never one output's terms.
 #pragma once
 
@@ -11,8 +11,6 @@
 #include "accel/kernels/common/reduce_shape.h"
 
 namespace accel::cpu {
-
-inline constexpr int64_t kReduceChunk = 4096;
 
 // out[o, i] = sum_r in[o, r, i], accumulating in double for float64 and float otherwise;
 // `out_type` may differ from `in_type` (sum of int32 into int64, of bool into int64).
