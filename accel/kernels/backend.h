@@ -18,6 +18,7 @@
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/common/conv_geometry.h"
 #include "accel/kernels/common/cross_entropy_math.h"
+#include "accel/kernels/common/layer_norm_shape.h"
 #include "accel/kernels/common/loop.h"
 #include "accel/kernels/common/matrix_operand.h"
 #include "accel/kernels/common/optimizer_math.h"
@@ -148,6 +149,25 @@ struct Backend {
   // out)); log_softmax grad_in = grad - exp(out) * sum(grad), sums taken over r.
   void (*softmax_backward)(ScalarType type, const void* grad, const void* out, void* grad_in,
                            ReduceShape shape, bool log, const Stream& stream);
+
+  // ---- layer normalization over contiguous rows (layer_norm.h; geometry in
+  // common/layer_norm_shape.h) ----
+  // Each row of `cols` elements of in (`type`) normalized by its own mean and biased variance:
+  // out = (x - mean) * rstd * weight + bias, weight and bias [cols] of `type` or null for none;
+  // mean and rstd = 1 / sqrt(var + eps) written per row in the accumulate type (double for
+  // float64, float otherwise). Each row's sums are taken in a fixed order.
+  void (*layer_norm)(ScalarType type, const void* in, const void* weight, const void* bias,
+                     void* out, void* mean, void* rstd, LayerNormShape shape, double eps,
+                     const Stream& stream);
+  // From grad (the gradient of out, contiguous like in) and the forward's mean and rstd:
+  // grad_in = rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) along each row, with gw = grad *
+  // weight (grad without one) and xhat = (x - mean) * rstd; grad_weight = the column sums of
+  // grad * xhat, grad_bias those of grad, in LayerNormShape's fixed order. Any of the three
+  // outputs may be null (not wanted).
+  void (*layer_norm_backward)(ScalarType type, const void* grad, const void* in, const void* mean,
+                              const void* rstd, const void* weight, void* grad_in,
+                              void* grad_weight, void* grad_bias, LayerNormShape shape,
+                              const Stream& stream);
 
   // ---- cross-entropy over class indices (cross_entropy.h; formulas in
   // common/cross_entropy_math.h) ----

@@ -11,6 +11,7 @@
 #include "accel/kernels/cpu/gemm.h"
 #include "accel/kernels/cpu/im2col.h"
 #include "accel/kernels/cpu/index.h"
+#include "accel/kernels/cpu/layer_norm.h"
 #include "accel/kernels/cpu/loss_scaling.h"
 #include "accel/kernels/cpu/optimizer_step.h"
 #include "accel/kernels/cpu/pooling.h"
@@ -61,6 +62,8 @@ constinit const Backend kCpuBackend = {
     .logsumexp = WithoutStream<&cpu::logsumexp>::call,
     .softmax = WithoutStream<&cpu::softmax>::call,
     .softmax_backward = WithoutStream<&cpu::softmax_backward>::call,
+    .layer_norm = WithoutStream<&cpu::layer_norm>::call,
+    .layer_norm_backward = WithoutStream<&cpu::layer_norm_backward>::call,
     .cross_entropy_forward = WithoutStream<&cpu::cross_entropy_forward>::call,
     .cross_entropy_backward = WithoutStream<&cpu::cross_entropy_backward>::call,
     .gemm = WithoutStream<&cpu::gemm>::call,

@@ -8,6 +8,7 @@
 #include "accel/kernels/cuda/gemm.h"
 #include "accel/kernels/cuda/im2col.h"
 #include "accel/kernels/cuda/index.h"
+#include "accel/kernels/cuda/layer_norm.h"
 #include "accel/kernels/cuda/optimizer_step.h"
 #include "accel/kernels/cuda/pooling.h"
 #include "accel/kernels/cuda/random.h"
@@ -45,6 +46,8 @@ constinit const Backend kCudaBackend = {
     .logsumexp = cuda::logsumexp,
     .softmax = cuda::softmax,
     .softmax_backward = cuda::softmax_backward,
+    .layer_norm = cuda::layer_norm,
+    .layer_norm_backward = cuda::layer_norm_backward,
     .cross_entropy_forward = cuda::cross_entropy_forward,
     .cross_entropy_backward = cuda::cross_entropy_backward,
     .gemm = cuda::gemm,

@@ -1,6 +1,6 @@
-// batch_norm, layer_norm and group_norm as compositions of mean/var/sub/mul/rsqrt, so their
-// gradients come from the core ops' backward formulas; only batch_norm's running-statistics
-// update is written out, without recording.
+// batch_norm and group_norm as compositions of mean/var/sub/mul/rsqrt, so their gradients come
+// from the core ops' backward formulas; only batch_norm's running-statistics update is written
+// out, without recording. layer_norm is one fused kernel pair (layer_norm.cpp).
 #include "accel/nn/functional/normalization.h"
 
 #include <cmath>
@@ -138,28 +138,6 @@ Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Te
           .reshape(as_ref(shape));
   return normalize_by_batch(input, mean, var, count, running_mean, running_var, weight, bias,
                             momentum, eps, op);
-}
-
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
-                  const Tensor& bias, double eps) {
-  const int64_t k = static_cast<int64_t>(normalized_shape.size());
-  bool matches = k >= 1 && input.dim() >= k;
-  for (int64_t i = 0; matches && i < k; ++i) {
-    matches = input.size(input.dim() - k + i) == normalized_shape[static_cast<size_t>(i)];
-  }
-  ACCEL_CHECK(matches, "layer_norm",
-              "normalized_shape {} must be non-empty and match the trailing dims of input {}",
-              normalized_shape, input.sizes());
-  for (const Tensor* t : {&weight, &bias}) {
-    ACCEL_CHECK(!t->defined() || t->sizes() == normalized_shape, "layer_norm",
-                "expected weight and bias of shape {} (normalized_shape), got {}", normalized_shape,
-                t->sizes());
-  }
-  DimVector dims;
-  for (int64_t d = input.dim() - k; d < input.dim(); ++d) dims.push_back(d);
-  const Tensor mean = input.mean(as_ref(dims), /*keepdim=*/true);
-  const Tensor var = input.var(as_ref(dims), /*correction=*/0, /*keepdim=*/true);
-  return affine(mul(sub(input, mean), rsqrt(add(var, eps))), weight, bias, input.dtype());
 }
 
 Tensor group_norm(const Tensor& input, int64_t groups, const Tensor& weight, const Tensor& bias,

@@ -1,6 +1,8 @@
 // Normalization layers in functional form (torch.nn.functional's batch_norm, layer_norm and
-// group_norm), composed from core ops so autograd differentiates them; batch_norm also updates
-// the running statistics in training exactly as PyTorch does.
+// group_norm). batch_norm and group_norm are composed from core ops, so autograd differentiates
+// them (twice, too); batch_norm also updates the running statistics in training exactly as
+// PyTorch does. layer_norm is one fused kernel with a fused backward, which is not itself
+// differentiable.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,7 @@ Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Te
                        const CrossProcessSum& sum_across);
 
 // Normalizes over the trailing dims given by normalized_shape; weight/bias have that shape.
+// Computed in the promoted type of the three tensors, the result in the input's dtype.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
                   const Tensor& bias = {}, double eps = 1e-5);
 
