@@ -15,6 +15,9 @@ struct Accel {
   using ReLU = accel::nn::ReLU;
   using Flatten = accel::nn::Flatten;
   using Linear = accel::nn::Linear;
+  using LayerNorm = accel::nn::LayerNorm;
+  using LayerNormOptions = accel::nn::LayerNormOptions;
+  using BatchNorm2d = accel::nn::BatchNorm2d;
   using Adam = accel::optim::Adam;
   using AdamOptions = accel::optim::AdamOptions;
 

@@ -15,6 +15,9 @@ struct LibTorch {
   using ReLU = torch::nn::ReLU;
   using Flatten = torch::nn::Flatten;
   using Linear = torch::nn::Linear;
+  using LayerNorm = torch::nn::LayerNorm;
+  using LayerNormOptions = torch::nn::LayerNormOptions;
+  using BatchNorm2d = torch::nn::BatchNorm2d;
   using Adam = torch::optim::Adam;
   using AdamOptions = torch::optim::AdamOptions;
 

@@ -2,7 +2,8 @@
 // LibTorch spell these calls alike, so each library supplies a small adapter `Lib` and gets
 // identical workloads (small-op overhead of a + b with and without autograd recording,
 // matmul GFLOP/s, the bandwidth of a large element-wise add, activations built on exp, tanh
-// and erf, a Linear layer's forward + backward, a small CNN's training step). No accel, Eigen or
+// and erf, a Linear layer's forward + backward, normalization and loss layers, a small CNN's
+// training step). No accel, Eigen or
 // Torch headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
@@ -102,6 +103,18 @@ inline constexpr ActivationShape kActivations[] = {
 };
 inline constexpr int64_t kActivationNumel = int64_t{1} << 20;
 
+// Normalization and loss layers in training, forward + backward with the input requiring grad
+// (a layer inside a network): LayerNorm over a transformer-sized row, BatchNorm2d over a CNN's
+// activations, cross-entropy over a classifier's logits. Rates count rows (samples).
+inline constexpr const char* kLayerNorm = "layer_norm[256x4096] fwd+bwd";
+inline constexpr int64_t kLayerNormRows = 256;
+inline constexpr int64_t kLayerNormCols = 4096;
+inline constexpr const char* kBatchNorm = "batch_norm2d[32x64x32x32] train fwd+bwd";
+inline constexpr int64_t kBatchNormBatch = 32;
+inline constexpr const char* kCrossEntropy = "cross_entropy[512x1000] fwd+bwd";
+inline constexpr int64_t kCrossEntropyRows = 512;
+inline constexpr int64_t kCrossEntropyClasses = 1000;
+
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
 inline constexpr const char* kLibTorch = "libtorch";
@@ -170,7 +183,7 @@ inline void set_rate(benchmark::State& state, const char* counter, double per_it
 
 // ---- the workloads, for an adapter Lib with set_num_threads(n), ones(numel), randn(sizes),
 // randint(high, n), matmul(a, b), cross_entropy(logits, target), and the module and optimizer
-// types the CNN needs (Lib::nn::Linear, ..., Lib::Adam) ----
+// types the layers and the CNN need (Lib::Linear, Lib::LayerNorm, ..., Lib::Adam) ----
 
 // a + b on [numel] inputs; with `record` the inputs require grad, so every call records an
 // autograd node (freed again when the result dies).
@@ -285,6 +298,50 @@ void max_pool_forward_backward(benchmark::State& state) {
   set_rate(state, kSamplesCounter, static_cast<double>(kCnnBatch));
 }
 
+// x and g of the layer's input shape; the layer's and the input's gradients dropped before each
+// call, as a training loop's zero_grad does.
+template <typename Layer, typename Tensor>
+void layer_forward_backward(benchmark::State& state, Layer& layer, Tensor x, const Tensor& g,
+                            int64_t rows) {
+  x.requires_grad_(true);
+  for (auto _ : state) {
+    layer->zero_grad(true);
+    x.mutable_grad() = Tensor();
+    layer(x).backward(g);
+    benchmark::DoNotOptimize(x.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(rows));
+}
+
+template <typename Lib>
+void layer_norm_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::LayerNorm norm(typename Lib::LayerNormOptions({kLayerNormCols}));
+  layer_forward_backward(state, norm, Lib::randn({kLayerNormRows, kLayerNormCols}),
+                         Lib::randn({kLayerNormRows, kLayerNormCols}), kLayerNormRows);
+}
+
+template <typename Lib>
+void batch_norm_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::BatchNorm2d norm(64);
+  layer_forward_backward(state, norm, Lib::randn({kBatchNormBatch, 64, 32, 32}),
+                         Lib::randn({kBatchNormBatch, 64, 32, 32}), kBatchNormBatch);
+}
+
+template <typename Lib>
+void cross_entropy_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  auto logits = Lib::randn({kCrossEntropyRows, kCrossEntropyClasses}).requires_grad_(true);
+  const auto labels = Lib::randint(kCrossEntropyClasses, kCrossEntropyRows);
+  for (auto _ : state) {
+    logits.mutable_grad() = decltype(logits)();
+    Lib::cross_entropy(logits, labels).backward();
+    benchmark::DoNotOptimize(logits.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kCrossEntropyRows));
+}
+
 template <typename Lib>
 auto small_cnn() {
   using L = Lib;
@@ -336,6 +393,9 @@ void register_workloads(const char* impl) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, conv_forward_backward<Lib>, shape);
   }
   add_benchmark(kMaxPool, impl, Clock::WallWhenThreaded, max_pool_forward_backward<Lib>);
+  add_benchmark(kLayerNorm, impl, Clock::WallWhenThreaded, layer_norm_forward_backward<Lib>);
+  add_benchmark(kBatchNorm, impl, Clock::WallWhenThreaded, batch_norm_forward_backward<Lib>);
+  add_benchmark(kCrossEntropy, impl, Clock::WallWhenThreaded, cross_entropy_forward_backward<Lib>);
   add_benchmark(kSmallCnnStep, impl, Clock::WallWhenThreaded, small_cnn_step<Lib>);
 }
 
