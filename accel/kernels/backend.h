@@ -15,6 +15,7 @@
 #include "accel/base/int_array_ref.h"
 #include "accel/base/scalar_type.h"
 #include "accel/base/stream.h"
+#include "accel/kernels/common/batch_norm_shape.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/common/conv_geometry.h"
 #include "accel/kernels/common/cross_entropy_math.h"
@@ -168,6 +169,31 @@ struct Backend {
                               const void* rstd, const void* weight, void* grad_in,
                               void* grad_weight, void* grad_bias, LayerNormShape shape,
                               const Stream& stream);
+
+  // ---- batch normalization over contiguous [batch, channels, spatial] inputs (batch_norm.h;
+  // geometry in common/batch_norm_shape.h). Per-channel arrays (mean, var, invstd, weight, bias
+  // and the gradient sums) are of the accumulate type (double for float64, float otherwise);
+  // weight and bias may be null (1 and 0). Each channel's sums are taken in a fixed order. ----
+  // mean[c] and var[c] (biased: divided by the count) of channel c's elements.
+  void (*batch_norm_statistics)(ScalarType type, const void* in, void* mean, void* var,
+                                BatchNormShape shape, const Stream& stream);
+  // out = (x - mean[c]) * invstd[c] * weight[c] + bias[c], c being each element's channel.
+  void (*batch_norm_normalize)(ScalarType type, const void* in, const void* mean,
+                               const void* invstd, const void* weight, const void* bias, void* out,
+                               BatchNormShape shape, const Stream& stream);
+  // sum_grad[c] = the sum of grad over channel c's elements, sum_grad_xhat[c] that of grad *
+  // (x - mean[c]) * invstd[c].
+  void (*batch_norm_backward_reduce)(ScalarType type, const void* grad, const void* in,
+                                     const void* mean, const void* invstd, void* sum_grad,
+                                     void* sum_grad_xhat, BatchNormShape shape,
+                                     const Stream& stream);
+  // grad_in = (grad - sum_grad[c] / count - (x - mean[c]) * invstd[c] * sum_grad_xhat[c] / count)
+  // * invstd[c] * weight[c]; null sums count as 0 (statistics that are constants, as in
+  // evaluation).
+  void (*batch_norm_backward_input)(ScalarType type, const void* grad, const void* in,
+                                    const void* mean, const void* invstd, const void* weight,
+                                    const void* sum_grad, const void* sum_grad_xhat, void* grad_in,
+                                    BatchNormShape shape, const Stream& stream);
 
   // ---- cross-entropy over class indices (cross_entropy.h; formulas in
   // common/cross_entropy_math.h) ----

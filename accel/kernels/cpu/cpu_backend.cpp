@@ -4,6 +4,7 @@
 #include "accel/kernels/cpu/cpu_backend.h"
 
 #include "accel/kernels/cpu/allclose.h"
+#include "accel/kernels/cpu/batch_norm.h"
 #include "accel/kernels/cpu/binary.h"
 #include "accel/kernels/cpu/conv2d.h"
 #include "accel/kernels/cpu/copy.h"
@@ -64,6 +65,10 @@ constinit const Backend kCpuBackend = {
     .softmax_backward = WithoutStream<&cpu::softmax_backward>::call,
     .layer_norm = WithoutStream<&cpu::layer_norm>::call,
     .layer_norm_backward = WithoutStream<&cpu::layer_norm_backward>::call,
+    .batch_norm_statistics = WithoutStream<&cpu::batch_norm_statistics>::call,
+    .batch_norm_normalize = WithoutStream<&cpu::batch_norm_normalize>::call,
+    .batch_norm_backward_reduce = WithoutStream<&cpu::batch_norm_backward_reduce>::call,
+    .batch_norm_backward_input = WithoutStream<&cpu::batch_norm_backward_input>::call,
     .cross_entropy_forward = WithoutStream<&cpu::cross_entropy_forward>::call,
     .cross_entropy_backward = WithoutStream<&cpu::cross_entropy_backward>::call,
     .gemm = WithoutStream<&cpu::gemm>::call,

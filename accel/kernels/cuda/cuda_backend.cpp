@@ -2,6 +2,7 @@
 // kernel runs on the stream it is given, asynchronously to the host.
 #include "accel/kernels/cuda/cuda_backend.h"
 
+#include "accel/kernels/cuda/batch_norm.h"
 #include "accel/kernels/cuda/binary.h"
 #include "accel/kernels/cuda/copy.h"
 #include "accel/kernels/cuda/cross_entropy.h"
@@ -48,6 +49,10 @@ constinit const Backend kCudaBackend = {
     .softmax_backward = cuda::softmax_backward,
     .layer_norm = cuda::layer_norm,
     .layer_norm_backward = cuda::layer_norm_backward,
+    .batch_norm_statistics = cuda::batch_norm_statistics,
+    .batch_norm_normalize = cuda::batch_norm_normalize,
+    .batch_norm_backward_reduce = cuda::batch_norm_backward_reduce,
+    .batch_norm_backward_input = cuda::batch_norm_backward_input,
     .cross_entropy_forward = cuda::cross_entropy_forward,
     .cross_entropy_backward = cuda::cross_entropy_backward,
     .gemm = cuda::gemm,

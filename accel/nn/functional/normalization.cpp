@@ -1,14 +1,19 @@
-// batch_norm and group_norm as compositions of mean/var/sub/mul/rsqrt, so their gradients come
-// from the core ops' backward formulas; only batch_norm's running-statistics update is written
-// out, without recording. layer_norm is one fused kernel pair (layer_norm.cpp).
+// batch_norm as fused kernels (kernels/backend.h: per-channel statistics, one normalizing pass,
+// per-channel gradient sums and one pass for the input's gradient); sync_batch_norm and
+// group_norm as compositions of mean/var/sub/mul/rsqrt, whose gradients come from the core ops'
+// backward formulas (sync_batch_norm's sums cross processes between them). The running
+// statistics' update is written out, without recording. layer_norm is in layer_norm.cpp.
 #include "accel/nn/functional/normalization.h"
 
 #include <cmath>
 
 #include "accel/base/error.h"
+#include "accel/core/autograd/function.h"
 #include "accel/core/autograd/grad_mode.h"
+#include "accel/core/backend.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
+#include "accel/core/stream.h"
 
 namespace accel::nn::functional {
 namespace {
@@ -62,51 +67,140 @@ void check_batch_norm_args(const Tensor& input, const Tensor& running_mean,
   }
 }
 
+// Moves the running statistics (when defined) towards the batch's: `mean` and the biased `var`
+// ([C] or [1, C, 1, ...]) of `count` values per channel, the variance made unbiased.
+void update_running_statistics(const Tensor& running_mean, const Tensor& running_var,
+                               const Tensor& mean, const Tensor& var, int64_t count,
+                               double momentum) {
+  if (!running_mean.defined()) return;
+  NoGradGuard no_grad;
+  const int64_t channels = running_mean.size(0);
+  const double unbiased = static_cast<double>(count) / static_cast<double>(count - 1);
+  // Tensor handles share storage: updating the copies updates the caller's buffers.
+  Tensor mean_stat = running_mean, var_stat = running_var;
+  mean_stat.mul_(1.0 - momentum).add_(mean.reshape({channels}).to(mean_stat.dtype()), momentum);
+  var_stat.mul_(1.0 - momentum)
+      .add_(var.reshape({channels}).to(var_stat.dtype()), momentum * unbiased);
+}
+
+void check_count(int64_t count, const Tensor& input, const char* op) {
+  ACCEL_CHECK(count > 1, op,
+              "expected more than 1 value per channel when training, got input size {}",
+              input.sizes());
+}
+
 // Training: normalizes by the batch statistics `mean` and `var` (biased, [1, C, 1, ...]) of
 // `count` values per channel and moves the running statistics towards them (unbiased variance).
 Tensor normalize_by_batch(const Tensor& input, const Tensor& mean, const Tensor& var, int64_t count,
                           const Tensor& running_mean, const Tensor& running_var,
                           const Tensor& weight, const Tensor& bias, double momentum, double eps,
                           const char* op) {
-  ACCEL_CHECK(count > 1, op,
-              "expected more than 1 value per channel when training, got input size {}",
-              input.sizes());
-  if (running_mean.defined()) {
-    NoGradGuard no_grad;
-    const double unbiased = static_cast<double>(count) / static_cast<double>(count - 1);
-    // Tensor handles share storage: updating the copies updates the caller's buffers.
-    Tensor mean_stat = running_mean, var_stat = running_var;
-    mean_stat.mul_(1.0 - momentum)
-        .add_(mean.reshape({input.size(1)}).to(mean_stat.dtype()), momentum);
-    var_stat.mul_(1.0 - momentum)
-        .add_(var.reshape({input.size(1)}).to(var_stat.dtype()), momentum * unbiased);
-  }
+  check_count(count, input, op);
+  update_running_statistics(running_mean, running_var, mean, var, count, momentum);
   const Tensor w = weight.defined() ? per_channel(weight, input, op, "weight") : weight;
   const Tensor b = bias.defined() ? per_channel(bias, input, op, "bias") : bias;
   return affine(mul(sub(input, mean), rsqrt(add(var, eps))), w, b, input.dtype());
 }
+
+// A per-channel tensor as the fused kernels read it: detached, in the accumulate type,
+// contiguous (undefined stays undefined).
+Tensor channel_operand(const Tensor& t, ScalarType accumulate) {
+  return t.defined() ? t.detach().to(accumulate).contiguous() : Tensor();
+}
+
+const void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
 
 }  // namespace
 
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight, const Tensor& bias, bool training, double momentum,
                   double eps) {
-  check_batch_norm_args(input, running_mean, running_var, "batch_norm");
-  ACCEL_CHECK(training || running_mean.defined(), "batch_norm",
+  constexpr const char* op = "batch_norm";
+  check_batch_norm_args(input, running_mean, running_var, op);
+  ACCEL_CHECK(training || running_mean.defined(), op,
               "running_mean and running_var are required when not training");
-  if (!training) {
-    const Tensor w = weight.defined() ? per_channel(weight, input, "batch_norm", "weight") : weight;
-    const Tensor b = bias.defined() ? per_channel(bias, input, "batch_norm", "bias") : bias;
-    const Tensor mean = per_channel(running_mean, input, "batch_norm", "running_mean");
-    const Tensor var = per_channel(running_var, input, "batch_norm", "running_var");
-    return affine(mul(sub(input, mean), rsqrt(add(var, eps))), w, b, input.dtype());
+  ACCEL_CHECK(input.is_floating_point(), op, "expected a floating-point input, got {}",
+              to_string(input.dtype()));
+  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
+    if (!t->defined()) continue;
+    per_channel(*t, input, op,
+                t == &weight ? "weight"
+                : t == &bias ? "bias"
+                             : "running statistics");
+    ACCEL_CHECK(t->device() == input.device(), op,
+                "expected weight, bias and running statistics on the input's device {}, got one "
+                "on {}",
+                input.device(), t->device());
   }
-  const DimVector dims = non_channel_dims(input);
-  const int64_t count = input.size(1) > 0 ? input.numel() / input.size(1) : 0;
-  const Tensor mean = input.mean(as_ref(dims), /*keepdim=*/true);
-  const Tensor var = input.var(as_ref(dims), /*correction=*/0, /*keepdim=*/true);
-  return normalize_by_batch(input, mean, var, count, running_mean, running_var, weight, bias,
-                            momentum, eps, "batch_norm");
+  const ScalarType type = input.dtype();
+  const ScalarType accumulate = type == kFloat64 ? kFloat64 : kFloat32;
+  const TensorOptions channel_options = input.options().dtype(accumulate);
+  const Tensor x = input.contiguous();
+  const int64_t channels = x.size(1);
+  BatchNormShape shape{x.size(0), channels, 1};
+  for (int64_t d = 2; d < x.dim(); ++d) shape.spatial *= x.size(d);
+  const Stream stream = current_stream(x.device());
+  const Backend& kernels = backend(x.device());
+
+  // The statistics the input is normalized by: the batch's (moving the running ones towards
+  // them), or the running ones.
+  Tensor mean, invstd;
+  if (training) {
+    check_count(shape.count(), input, op);
+    mean = empty({channels}, channel_options);
+    const Tensor var = empty({channels}, channel_options);
+    kernels.batch_norm_statistics(type, x.data_ptr(), mean.data_ptr(), var.data_ptr(), shape,
+                                  stream);
+    update_running_statistics(running_mean, running_var, mean, var, shape.count(), momentum);
+    invstd = rsqrt(var + eps);
+  } else {
+    mean = channel_operand(running_mean, accumulate);
+    invstd = rsqrt(channel_operand(running_var, accumulate) + eps).contiguous();
+  }
+  const Tensor w = channel_operand(weight, accumulate);
+  const Tensor b = channel_operand(bias, accumulate);
+  const Tensor out = empty(x.sizes(), x.options());
+  kernels.batch_norm_normalize(type, x.data_ptr(), mean.data_ptr(), invstd.data_ptr(),
+                               data_or_null(w), data_or_null(b), out.data_ptr(), shape, stream);
+
+  if (autograd::should_record(x, weight, bias)) {
+    autograd::record(
+        op, {x, weight, bias}, out,
+        [sx = autograd::SavedTensor(x), saved_mean = autograd::SavedTensor(mean), invstd,
+         sw = autograd::SavedTensor(w), shape, training,
+         weight_type = weight.defined() ? weight.dtype() : type,
+         bias_type = bias.defined() ? bias.dtype() : type](const Tensor& grad,
+                                                           autograd::GradInputs& in) {
+          // The mean and weight may share the running_mean's and the weight's storage: saved,
+          // they raise an error if changed in place before this backward.
+          const Tensor& x = sx.get();
+          const Tensor& mean = saved_mean.get();
+          const Tensor& w = sw.get();
+          const Tensor g = grad.to(x.dtype()).contiguous();
+          const Stream stream = current_stream(x.device());
+          const Backend& kernels = backend(x.device());
+          // The gradient sums: the parameters' gradients, and in training the input's too.
+          Tensor sum_grad, sum_grad_xhat;
+          if (in.needs(1) || in.needs(2) || (training && in.needs(0))) {
+            sum_grad = empty({shape.channels}, mean.options());
+            sum_grad_xhat = empty({shape.channels}, mean.options());
+            kernels.batch_norm_backward_reduce(
+                x.dtype(), g.data_ptr(), x.data_ptr(), mean.data_ptr(), invstd.data_ptr(),
+                sum_grad.data_ptr(), sum_grad_xhat.data_ptr(), shape, stream);
+          }
+          if (in.needs(0)) {
+            Tensor grad_in = empty(x.sizes(), x.options());
+            kernels.batch_norm_backward_input(
+                x.dtype(), g.data_ptr(), x.data_ptr(), mean.data_ptr(), invstd.data_ptr(),
+                data_or_null(w), training ? sum_grad.data_ptr() : nullptr,
+                training ? sum_grad_xhat.data_ptr() : nullptr, grad_in.data_ptr(), shape, stream);
+            in[0] = grad_in;
+          }
+          if (in.needs(1)) in[1] = sum_grad_xhat.to(weight_type);
+          if (in.needs(2)) in[2] = sum_grad.to(bias_type);
+        });
+  }
+  return out;
 }
 
 Tensor sync_batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
