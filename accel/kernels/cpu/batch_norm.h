@@ -13,12 +13,11 @@ void batch_norm_statistics(ScalarType type, const void* in, void* mean, void* va
                            BatchNormShape shape);
 void batch_norm_normalize(ScalarType type, const void* in, const void* mean, const void* invstd,
                           const void* weight, const void* bias, void* out, BatchNormShape shape);
-void batch_norm_backward_reduce(ScalarType type, const void* grad, const void* in,
-                                const void* mean, const void* invstd, void* sum_grad,
-                                void* sum_grad_xhat, BatchNormShape shape);
-void batch_norm_backward_input(ScalarType type, const void* grad, const void* in,
-                               const void* mean, const void* invstd, const void* weight,
-                               const void* sum_grad, const void* sum_grad_xhat, void* grad_in,
-                               BatchNormShape shape);
+void batch_norm_backward_reduce(ScalarType type, const void* grad, const void* in, const void* mean,
+                                const void* invstd, void* sum_grad, void* sum_grad_xhat,
+                                BatchNormShape shape);
+void batch_norm_backward_input(ScalarType type, const void* grad, const void* in, const void* mean,
+                               const void* invstd, const void* weight, const void* sum_grad,
+                               const void* sum_grad_xhat, void* grad_in, BatchNormShape shape);
 
 }  // namespace accel::cpu
