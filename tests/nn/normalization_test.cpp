@@ -186,6 +186,11 @@ TEST(LayerNormGroupNorm, InputErrorsNameLayerAndShapes) {
   expect_error_containing([] { nn::GroupNorm(2, 4)->forward(zeros({2, 6, 3})); }, "GroupNorm");
   expect_error_containing([] { nn::GroupNorm(3, 4); }, "divisible");
   expect_error_containing([] { F::group_norm(zeros({2, 6, 3}), 4); }, "num_groups 4");
+  expect_error_containing(
+      [] {
+        F::group_norm(zeros({2, 6, 3}, kInt64), 3);
+      },
+      "group_norm: expected a floating-point input");
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // batch_norm as fused kernels (kernels/backend.h: per-channel statistics, one normalizing pass,
-// per-channel gradient sums and one pass for the input's gradient); sync_batch_norm and
-// group_norm as compositions of mean/var/sub/mul/rsqrt, whose gradients come from the core ops'
-// backward formulas (sync_batch_norm's sums cross processes between them). The running
-// statistics' update is written out, without recording. layer_norm is in layer_norm.cpp.
+// per-channel gradient sums and one pass for the input's gradient); sync_batch_norm as a
+// composition of mean/var/sub/mul/rsqrt, whose gradients come from the core ops' backward
+// formulas (its sums cross processes between them); group_norm as layer_norm's kernels over
+// each group, then the per-channel affine. The running statistics' update is written out,
+// without recording. layer_norm is in layer_norm.cpp.
 #include "accel/nn/functional/normalization.h"
 
 #include <cmath>
@@ -241,12 +242,17 @@ Tensor group_norm(const Tensor& input, int64_t groups, const Tensor& weight, con
   ACCEL_CHECK(groups > 0 && input.size(1) % groups == 0, "group_norm",
               "expected the number of channels {} to be divisible by num_groups {} (input {})",
               input.size(1), groups, input.sizes());
+  ACCEL_CHECK(input.is_floating_point(), "group_norm", "expected a floating-point input, got {}",
+              to_string(input.dtype()));
   const Tensor w = weight.defined() ? per_channel(weight, input, "group_norm", "weight") : weight;
   const Tensor b = bias.defined() ? per_channel(bias, input, "group_norm", "bias") : bias;
-  const Tensor grouped = input.reshape({input.size(0), groups, -1});
-  const Tensor mean = grouped.mean({2}, /*keepdim=*/true);
-  const Tensor var = grouped.var({2}, /*correction=*/0, /*keepdim=*/true);
-  const Tensor normalized = mul(sub(grouped, mean), rsqrt(add(var, eps))).reshape(input.sizes());
+  // Each group of each sample is one row of layer_norm's kernel; the affine parameters are per
+  // channel, so they apply afterwards.
+  int64_t group_size = input.size(1) / groups;
+  for (int64_t d = 2; d < input.dim(); ++d) group_size *= input.size(d);
+  const Tensor normalized =
+      layer_norm(input.reshape({input.size(0), groups, group_size}), {group_size}, {}, {}, eps)
+          .reshape(input.sizes());
   return affine(normalized, w, b, input.dtype());
 }
 

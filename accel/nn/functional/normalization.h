@@ -1,8 +1,9 @@
 // Normalization layers in functional form (torch.nn.functional's batch_norm, layer_norm and
 // group_norm). batch_norm and layer_norm are fused kernels with fused backward passes, which are
-// not themselves differentiable; group_norm and sync_batch_norm are composed from core ops, so
-// autograd differentiates them (twice, too). batch_norm and sync_batch_norm update the running
-// statistics in training exactly as PyTorch does.
+// not themselves differentiable, and group_norm is layer_norm's kernels over each group;
+// sync_batch_norm is composed from core ops, so autograd differentiates it (twice, too).
+// batch_norm and sync_batch_norm update the running statistics in training exactly as PyTorch
+// does.
 #pragma once
 
 #include <cstdint>
