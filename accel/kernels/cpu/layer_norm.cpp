@@ -80,7 +80,7 @@ void backward_typed(const T* grad, const T* in, const acc_t<T>* mean, const acc_
   const size_t partial_size = static_cast<size_t>(blocks * s.cols);
   std::vector<A> weight_partials(grad_weight != nullptr ? partial_size : 0);
   std::vector<A> bias_partials(grad_bias != nullptr ? partial_size : 0);
-  auto scaled = [weight](const T* g, int64_t i) {
+  auto scaled = [&](const T* g, int64_t i) {
     if constexpr (HasWeight) {
       return static_cast<A>(g[i]) * static_cast<A>(weight[i]);
     } else {
