@@ -122,13 +122,10 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
               "running_mean and running_var are required when not training");
   ACCEL_CHECK(input.is_floating_point(), op, "expected a floating-point input, got {}",
               to_string(input.dtype()));
+  if (weight.defined()) per_channel(weight, input, op, "weight");
+  if (bias.defined()) per_channel(bias, input, op, "bias");
   for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
-    if (!t->defined()) continue;
-    per_channel(*t, input, op,
-                t == &weight ? "weight"
-                : t == &bias ? "bias"
-                             : "running statistics");
-    ACCEL_CHECK(t->device() == input.device(), op,
+    ACCEL_CHECK(!t->defined() || t->device() == input.device(), op,
                 "expected weight, bias and running statistics on the input's device {}, got one "
                 "on {}",
                 input.device(), t->device());
