@@ -168,5 +168,30 @@ TEST(Views, GradientOfTheChainMatchesTheWeightedUpstreamGradient) {
   EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 2, 4, 1, 3, 5}));
 }
 
+// A transposed copy goes tile by tile (kernels/cpu/copy.cpp): every dtype's element size, sides
+// that are not multiples of the tile, an input that is itself a slice, and an output whose rows
+// are apart (a column slice of a wider tensor), each element checked by index.
+TEST(Views, TransposedCopiesPutEveryElementInPlace) {
+  for (ScalarType dtype :
+       {kBool, kUInt8, kFloat16, kBFloat16, kInt32, kFloat32, kInt64, kFloat64}) {
+    SCOPED_TRACE(std::string(to_string(dtype)));
+    Generator generator(3);
+    // Values every dtype holds exactly.
+    const Tensor base = randint(0, dtype == kBool ? 2 : 97, {80, 70}, kFloat64, &generator);
+    const Tensor x = base.slice(0, 3, 70).slice(1, 1, 66).to(dtype);  // [67, 65]
+    const Tensor y = x.t().contiguous();
+    Tensor wide = zeros({65, 90}, dtype);
+    wide.slice(1, 5, 72).copy_(x.t());
+    const Tensor xd = x.to(kFloat64), yd = y.to(kFloat64), wd = wide.to(kFloat64);
+    for (int64_t r = 0; r < 65; ++r) {
+      for (int64_t c = 0; c < 67; ++c) {
+        const double expected = xd[c][r].item<double>();
+        ASSERT_EQ(yd[r][c].item<double>(), expected) << r << ", " << c;
+        ASSERT_EQ(wd[r][c + 5].item<double>(), expected) << r << ", " << c;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accel

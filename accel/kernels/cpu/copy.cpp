@@ -1,13 +1,86 @@
 // Copy with conversion (kernels/common/convert.h's rule) and fill, over strided CPU loops; a
-// same-dtype contiguous copy is a memcpy.
+// same-dtype contiguous copy is a memcpy, and a same-dtype transpose goes tile by tile.
 #include "accel/kernels/cpu/copy.h"
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/convert.h"
+#include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
+
+namespace {
+
+// Whether the loop is a same-dtype 2-D copy whose output rows are contiguous and whose input is
+// contiguous down the output's columns: a transpose (x.t().contiguous(), a permuted copy),
+// whose element-by-element walk would read each element from another cache line.
+bool is_transpose(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
+  const int64_t bytes = element_size(out_type);
+  return out_type == in_type && loop.ndim == 2 && loop.strides[0][0] == bytes &&
+         loop.strides[1][1] == bytes && loop.strides[1][0] % bytes == 0 &&
+         loop.strides[0][1] % bytes == 0;
+}
+
+// out[r, c] = in[c, r] in 8 x 8 tiles, each read as eight runs of the input and written as eight
+// runs of the output (4- and 8-byte elements transposed in registers, simd::transpose_8x8).
+// Larger tiles lose to the cache's associativity: with power-of-two row lengths their rows all
+// map to the same cache set. Threads take bands of eight output rows.
+template <typename T>
+void transpose(const Loop<2>& loop) {
+  constexpr int64_t kTile = 8;
+  const int64_t cols = loop.sizes[0];
+  const int64_t rows = loop.sizes[1];
+  const int64_t out_row_stride = loop.strides[0][1] / static_cast<int64_t>(sizeof(T));
+  const int64_t in_col_stride = loop.strides[1][0] / static_cast<int64_t>(sizeof(T));
+  T* const out = reinterpret_cast<T*>(loop.data[0]);
+  const T* const in = reinterpret_cast<const T*>(loop.data[1]);
+  const int64_t bands = (rows + kTile - 1) / kTile;
+  parallel_for(0, bands, std::max<int64_t>(1, kElementwiseGrain / (kTile * cols)),
+               [&](int64_t first, int64_t last) {
+                 for (int64_t band = first; band < last; ++band) {
+                   const int64_t r0 = band * kTile, r1 = std::min(rows, r0 + kTile);
+                   for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+                     const int64_t c1 = std::min(cols, c0 + kTile);
+                     const T* tile_in = in + c0 * in_col_stride + r0;
+                     T* tile_out = out + r0 * out_row_stride + c0;
+                     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+                       if (r1 - r0 == kTile && c1 - c0 == kTile) {
+                         using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
+                         simd::transpose_8x8(reinterpret_cast<const Lane*>(tile_in), in_col_stride,
+                                             reinterpret_cast<Lane*>(tile_out), out_row_stride);
+                         continue;
+                       }
+                     }
+                     for (int64_t c = 0; c < c1 - c0; ++c) {
+                       for (int64_t r = 0; r < r1 - r0; ++r) {
+                         tile_out[r * out_row_stride + c] = tile_in[c * in_col_stride + r];
+                       }
+                     }
+                   }
+                 }
+               });
+}
+
+// The unsigned integer type of `bytes` bytes: a transpose moves bits, whatever the dtype.
+template <typename F>
+void with_element_bits(int64_t bytes, F&& f) {
+  switch (bytes) {
+    case 1:
+      return f.template operator()<uint8_t>();
+    case 2:
+      return f.template operator()<uint16_t>();
+    case 4:
+      return f.template operator()<uint32_t>();
+    default:
+      return f.template operator()<uint64_t>();
+  }
+}
+
+}  // namespace
 
 void copy(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
   if (out_type == in_type && loop.ndim <= 1 && loop.inner_stride(0) == element_size(out_type) &&
@@ -16,6 +89,10 @@ void copy(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
     run(loop, [&](const std::array<char*, 2>& ptrs, const std::array<int64_t, 2>&, int64_t n) {
       std::memcpy(ptrs[0], ptrs[1], static_cast<size_t>(n * bytes));
     });
+    return;
+  }
+  if (is_transpose(out_type, in_type, loop)) {
+    with_element_bits(element_size(out_type), [&]<typename Bits>() { transpose<Bits>(loop); });
     return;
   }
   dispatch_all(out_type, "copy", [&]<typename Out>() {
