@@ -1,10 +1,10 @@
 // The benchmark workloads, written once for every tensor library that runs them: accel and
 // LibTorch spell these calls alike, so each library supplies a small adapter `Lib` and gets
-// identical workloads (small-op overhead of a + b with and without autograd recording,
-// matmul GFLOP/s, the bandwidth of a large element-wise add, activations built on exp, tanh
-// and erf, a Linear layer's forward + backward, normalization and loss layers, a small CNN's
-// training step). No accel, Eigen or
-// Torch headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
+// identical workloads (small-op overhead of a + b with and without autograd recording, matmul
+// GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
+// on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
+// small CNN's training step). No accel, Eigen or Torch headers here: the adapters live in
+// accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -88,6 +88,11 @@ inline constexpr int64_t kCnnBatch = 64;
 inline constexpr const char* kAddLarge = "add[16M]+[16M]";
 inline constexpr int64_t kLargeNumel = int64_t{16} << 20;
 inline constexpr double kAddLargeBytes = 3.0 * kLargeNumel * sizeof(float);
+
+// A transposed copy, x.t().contiguous() of a float32 [kTransposeSize, kTransposeSize] matrix:
+// reads and writes 16 MB each, one side in strides of a whole row.
+inline constexpr const char* kTranspose = "transpose copy [2048x2048]";
+inline constexpr int64_t kTransposeSize = 2048;
 
 // Element-wise functions built on exp, tanh or erf (forward, float32): where a library's
 // vectorized transcendental math shows.
@@ -251,6 +256,17 @@ void add_large(benchmark::State& state) {
   set_rate(state, kBytesCounter, kAddLargeBytes);
 }
 
+template <typename Lib>
+void transpose_copy(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randn({kTransposeSize, kTransposeSize});
+  for (auto _ : state) {
+    const auto y = x.t().contiguous();
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+  set_rate(state, kBytesCounter, 2.0 * kTransposeSize * kTransposeSize * sizeof(float));
+}
+
 // y = linear(x); y.backward(g), gradients set to none before each call as a training loop's
 // zero_grad does (so the weight gradient is written, not accumulated).
 template <typename Lib>
@@ -383,6 +399,7 @@ void register_workloads(const char* impl) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, matmul<Lib>, shape);
   }
   add_benchmark(kAddLarge, impl, Clock::WallWhenThreaded, add_large<Lib>);
+  add_benchmark(kTranspose, impl, Clock::WallWhenThreaded, transpose_copy<Lib>);
   for (const ActivationShape& shape : kActivations) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, activation<Lib>, shape);
   }
