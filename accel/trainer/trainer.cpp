@@ -106,6 +106,7 @@ void Trainer::train(const TrainArgs& args) {
   epoch_index_ = 0;
   epoch_step_ = 0;
   resuming_mid_epoch_ = false;
+  resumed_callback_states_.clear();
   train_loss_.reset();
   if (args.resume_from) load_training_state(*args.resume_from);
   run_training();
@@ -275,6 +276,7 @@ void Trainer::run_training() {
   in_training_run_ = true;
   training_run_start();
   callback_handler_.call_event(&Callback::on_training_run_start, *this);
+  restore_callback_states();
   while (epoch_index_ < run_config_->num_epochs) {
     try {
       train_epoch();

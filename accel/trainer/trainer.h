@@ -200,6 +200,10 @@ class Trainer {
                               const std::string& extras_json, bool save_optimizer,
                               bool save_scheduler) const;
   void check_eval_batch_size() const;
+  // The callback states (Callback::state_json) as one JSON object keyed by state_name.
+  std::string callback_states_json() const;
+  // Hands each callback its state from the training state the run resumed from, if any.
+  void restore_callback_states();
 
   std::shared_ptr<nn::Module> model_;
   LossFunction loss_func_;
@@ -233,6 +237,10 @@ class Trainer {
   // From a train step's first hook after on_train_step_start until the step is counted: no
   // position to resume from exists there (the batch is half consumed).
   bool inside_train_step_ = false;
+  // From the training state this run resumed from, until restore_callback_states: the
+  // callbacks' states (JSON object text, empty for none) and the state file, for messages.
+  std::string resumed_callback_states_;
+  std::string resumed_state_path_;
 };
 
 }  // namespace accel

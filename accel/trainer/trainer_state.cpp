@@ -144,6 +144,7 @@ struct TrainingState {
   RunHistoryState history;
   bool has_gradients;
   std::optional<GradScalerState> grad_scaler;
+  std::string callbacks;  // the callbacks' states: a JSON object's text, empty when absent
 };
 
 RunHistoryState read_run_history(const io::JsonField& in) {
@@ -191,6 +192,13 @@ ProcessPosition read_position(const io::JsonField& in) {
           .train_loss_count = count};
 }
 
+// The callbacks' states as text, checked to be an object of objects; each callback checks its
+// own fields when it loads them.
+std::string read_callback_states(const io::JsonField& states) {
+  for (const std::string& name : states.keys()) (void)states.at(name).keys();
+  return states.value().dump();
+}
+
 TrainingState read_training_state(const char* op, const std::string& path,
                                   int64_t batches_per_epoch) {
   const json document = io::read_bounded_json(path, kJsonFileBounds, op);
@@ -210,7 +218,9 @@ TrainingState read_training_state(const char* op, const std::string& path,
           .has_gradients = state.at("has_gradients").boolean(),
           .grad_scaler = state.contains("grad_scaler")
                              ? std::optional(read_grad_scaler(state.at("grad_scaler")))
-                             : std::nullopt};
+                             : std::nullopt,
+          .callbacks = state.contains("callbacks") ? read_callback_states(state.at("callbacks"))
+                                                   : std::string()};
 }
 
 }  // namespace
@@ -301,6 +311,7 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
   // Mid-epoch, the next batch of this epoch; otherwise the start of the next epoch.
   const bool mid_epoch = !train_epoch_finished_ && epoch_step_ > 0;
   const int64_t epoch = train_epoch_finished_ ? epoch_index_ + 1 : epoch_index_;
+  const std::string callback_states = callback_states_json();
   const std::vector<ProcessPosition> processes = gather_positions(
       *accelerator_, {.rng = default_generator().get_state(),
                       .train_loss_weighted_sum = mid_epoch ? train_loss_.weighted_sum : 0.0,
@@ -347,9 +358,37 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
                               {"steps", scaling.steps},
                               {"skipped_in_a_row", scaling.skipped_in_a_row}};
     }
+    const json callbacks = json::parse(callback_states);
+    if (!callbacks.empty()) state["callbacks"] = callbacks;
     write_text(writer.file(kTrainerStateFile), state.dump(2));
     writer.commit();
   });
+}
+
+std::string Trainer::callback_states_json() const {
+  json states = json::object();
+  for (const auto& callback : callback_handler_.callbacks()) {
+    const char* name = callback->state_name();
+    if (name == nullptr) continue;
+    json state = json::parse(callback->state_json(), nullptr, /*allow_exceptions=*/false);
+    ACCEL_CHECK(state.is_object(), "Trainer::save_training_state",
+                "callback {}'s state_json() must return a JSON object, got: {}", name,
+                io::shortened_for_message(callback->state_json()));
+    states[name] = std::move(state);
+  }
+  return states.dump();
+}
+
+void Trainer::restore_callback_states() {
+  if (resumed_callback_states_.empty()) return;
+  const json states = json::parse(resumed_callback_states_);
+  const io::JsonField field(states, "Trainer::train",
+                            fmt::format("\"{}\", the callbacks' states", resumed_state_path_));
+  for (const auto& callback : callback_handler_.callbacks()) {
+    const char* name = callback->state_name();
+    if (name != nullptr && field.contains(name)) callback->load_state(field.at(name));
+  }
+  resumed_callback_states_.clear();
 }
 
 void Trainer::load_training_state(const std::string& dir) {
@@ -400,6 +439,8 @@ void Trainer::load_training_state(const std::string& dir) {
   train_loss_.weighted_sum = mine.train_loss_weighted_sum;
   train_loss_.count = mine.train_loss_count;
   resuming_mid_epoch_ = epoch_step_ > 0;
+  resumed_callback_states_ = state.callbacks;
+  resumed_state_path_ = state_path;
   if (resuming_mid_epoch_) {
     train_dl_->load_state_dict({.epoch = epoch_index_, .batches_consumed = epoch_step_});
   }

@@ -5,6 +5,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "support/expect_error.h"
 #include "trainer/trainer_test_util.h"
@@ -172,6 +174,83 @@ TEST(Resume, MissingOrIncompatibleStatesAreClearErrors) {
       },
       "body.0.weight");
   EXPECT_EQ(std::filesystem::last_write_time(dir + "/model.safetensors"), before);
+}
+
+// EarlyStopping and SaveBestModel decide from what they have seen: their best values, the
+// patience counter and the best epoch travel in the training state, so a resumed run decides as
+// the uninterrupted one. They watch a score of 3, 2, 1 in epochs 1-3 where greater is better: the
+// counter climbs after epoch 1 and the best stays epoch 1's; a resumed run that forgot them
+// would take epoch 2's score for the best and write a worse "best" checkpoint.
+class Score : public Callback {
+ public:
+  void on_training_run_epoch_end(Trainer& trainer) override {
+    trainer.run_history().update_metric(
+        "score", 4.0 - static_cast<double>(trainer.run_history().current_epoch()));
+  }
+};
+
+struct Watchers {
+  std::shared_ptr<EarlyStopping> early_stopping;
+  std::shared_ptr<SaveBestModel> save_best;
+};
+
+Watchers train_watched(const std::string& best_dir, std::optional<std::string> save_state_to,
+                       std::optional<std::string> resume_from) {
+  manual_seed(11);
+  DropoutModel model;
+  model->to(kFloat64);
+  Watchers w{std::make_shared<EarlyStopping>(EarlyStoppingOptions()
+                                                 .patience(10)
+                                                 .early_stopping_threshold(0.0)
+                                                 .watch_metric("score")
+                                                 .greater_is_better(true)),
+             std::make_shared<SaveBestModel>(SaveBestModelOptions(best_dir)
+                                                 .watch_metric("score")
+                                                 .greater_is_better(true)
+                                                 .load_saved_checkpoint(false))};
+  std::vector<std::shared_ptr<Callback>> callbacks = {std::make_shared<Score>(), w.early_stopping,
+                                                      w.save_best};
+  if (save_state_to) callbacks.push_back(std::make_shared<SaveAtEpochEnd>(1, *save_state_to));
+  Trainer trainer(model, nn::MSELoss(), testing::sgd(*model, 0.02, 0.9), callbacks);
+  trainer.train({.train_dataset = testing::regression_dataset(40),
+                 .num_epochs = 3,
+                 .per_device_batch_size = 4,
+                 .resume_from = resume_from});
+  return w;
+}
+
+TEST(Resume, EarlyStoppingAndSaveBestModelKeepWhatTheyHaveSeen) {
+  const std::string state = testing::temp_dir("resume_watchers_state");
+  const std::string best = testing::temp_dir("resume_watchers_best");
+  const Watchers uninterrupted = train_watched(best, state, std::nullopt);
+  ASSERT_EQ(uninterrupted.early_stopping->patience_counter(), 2);
+  ASSERT_EQ(uninterrupted.save_best->best_metric_epoch(), 1);
+  std::filesystem::remove_all(best);
+  const Watchers resumed = train_watched(best, std::nullopt, state);
+  EXPECT_EQ(resumed.early_stopping->patience_counter(), 2);
+  EXPECT_EQ(resumed.early_stopping->best_metric(), uninterrupted.early_stopping->best_metric());
+  EXPECT_EQ(resumed.save_best->best_metric_epoch(), 1);
+  EXPECT_EQ(resumed.save_best->best_metric(), uninterrupted.save_best->best_metric());
+  EXPECT_FALSE(std::filesystem::exists(best)) << "the resumed run wrote a worse 'best' checkpoint";
+}
+
+TEST(Resume, CallbackStatesThatDoNotParseNameTheCallbackAndField) {
+  const std::string state = testing::temp_dir("resume_watchers_bad_state");
+  train_watched(testing::temp_dir("resume_watchers_bad_best"), state, std::nullopt);
+  const std::string path = state + "/trainer_state.json";
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string key = "\"counter\": ";
+  const size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + key.size(), 1, "-1");  // the counter saved after epoch 1 is 0
+  std::ofstream(path) << text;
+  expect_error_containing(
+      [&] { train_watched(testing::temp_dir("resume_watchers_bad_best2"), std::nullopt, state); },
+      "EarlyStopping.counter");
 }
 
 }  // namespace

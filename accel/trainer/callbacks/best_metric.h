@@ -2,7 +2,10 @@
 // counts as an improvement, shared by SaveBestModel, EarlyStopping and ModelEmaCallback.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
+
+#include "accel/core/io/json_field.h"
 
 namespace accel {
 
@@ -18,6 +21,12 @@ class BestMetric {
   const std::optional<double>& best() const { return best_; }
   void set(double value) { best_ = value; }
   void reset() { best_.reset(); }
+
+  // The best value as a training state keeps it: a number, or null before any.
+  nlohmann::json state() const { return best_ ? io::json_number(*best_) : nlohmann::json(); }
+  void load_state(const io::JsonField& state) {
+    best_ = state.value().is_null() ? std::nullopt : std::optional(state.number());
+  }
 
  private:
   bool greater_is_better_;

@@ -2,6 +2,7 @@
 #include "accel/trainer/callbacks/early_stopping.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "accel/base/error.h"
 #include "accel/trainer/trainer.h"
@@ -41,6 +42,16 @@ void EarlyStopping::on_training_run_epoch_end(Trainer& trainer) {
     throw StopTrainingError(fmt::format("Stopping training due to no improvement after {} epochs",
                                         options_.patience()));
   }
+}
+
+std::string EarlyStopping::state_json() const {
+  const nlohmann::json state = {{"best", best_.state()}, {"counter", counter_}};
+  return state.dump();
+}
+
+void EarlyStopping::load_state(const io::JsonField& state) {
+  counter_ = state.at("counter").integer(0);
+  best_.load_state(state.at("best"));
 }
 
 }  // namespace accel

@@ -27,6 +27,10 @@ class EarlyStopping : public Callback {
 
   void on_training_run_start(Trainer& trainer) override;
   void on_training_run_epoch_end(Trainer& trainer) override;
+  // The best value and the counter travel in training states.
+  const char* state_name() const override { return "EarlyStopping"; }
+  std::string state_json() const override;
+  void load_state(const io::JsonField& state) override;
 
   // Epochs in a row without a sufficient improvement.
   int64_t patience_counter() const { return counter_; }

@@ -37,4 +37,14 @@ void SaveBestModel::on_training_run_end(Trainer& trainer) {
                           options_.save_scheduler() && trainer.scheduler() != nullptr);
 }
 
+std::string SaveBestModel::state_json() const {
+  const nlohmann::json state = {{"best", best_.state()}, {"best_epoch", best_epoch_}};
+  return state.dump();
+}
+
+void SaveBestModel::load_state(const io::JsonField& state) {
+  best_epoch_ = state.at("best_epoch").integer(0);
+  best_.load_state(state.at("best"));
+}
+
 }  // namespace accel

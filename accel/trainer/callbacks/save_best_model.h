@@ -35,6 +35,11 @@ class SaveBestModel : public Callback {
   void on_training_run_start(Trainer& trainer) override;
   void on_training_run_epoch_end(Trainer& trainer) override;
   void on_training_run_end(Trainer& trainer) override;
+  // The best value and its epoch travel in training states: a resumed run overwrites the
+  // checkpoint only with a better one.
+  const char* state_name() const override { return "SaveBestModel"; }
+  std::string state_json() const override;
+  void load_state(const io::JsonField& state) override;
 
   const std::optional<double>& best_metric() const { return best_.best(); }
   // The run-history epoch of the best value (0 before any).
