@@ -106,6 +106,9 @@ void Trainer::train(const TrainArgs& args) {
   epoch_index_ = 0;
   epoch_step_ = 0;
   resuming_mid_epoch_ = false;
+  resume_at_evaluation_ = false;
+  train_epoch_finished_ = false;
+  epoch_end_reached_ = false;
   resumed_callback_states_.clear();
   train_loss_.reset();
   if (args.resume_from) load_training_state(*args.resume_from);
@@ -279,8 +282,14 @@ void Trainer::run_training() {
   restore_callback_states();
   while (epoch_index_ < run_config_->num_epochs) {
     try {
-      train_epoch();
+      if (resume_at_evaluation_) {
+        resume_at_evaluation_ = false;
+        train_epoch_finished_ = true;
+      } else {
+        train_epoch();
+      }
       if (eval_dl_) run_eval_epoch();
+      epoch_end_reached_ = true;
       training_run_epoch_end();
       callback_handler_.call_event(&Callback::on_training_run_epoch_end, *this);
       run_history_->increment_epoch();
@@ -288,6 +297,7 @@ void Trainer::run_training() {
       epoch_step_ = 0;
       train_loss_.reset();
       train_epoch_finished_ = false;
+      epoch_end_reached_ = false;
     } catch (const StopTrainingError& e) {
       accelerator_->print("{}", e.what());
       callback_handler_.call_event(&Callback::on_stop_training_error, *this);
@@ -306,6 +316,7 @@ void Trainer::run_training() {
 
 void Trainer::train_epoch() {
   train_epoch_finished_ = false;
+  epoch_end_reached_ = false;
   inside_train_step_ = false;
   train_epoch_start();
   if (!resuming_mid_epoch_) {

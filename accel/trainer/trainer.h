@@ -231,9 +231,14 @@ class Trainer {
   bool intermediate_evaluation_ = false;
   bool in_training_run_ = false;
   bool resuming_mid_epoch_ = false;
-  // Between the end of the current train epoch and the start of the next epoch: a training
-  // state saved then resumes at the next epoch.
+  // Between the end of the current train epoch and the start of the next epoch. A training
+  // state saved before epoch_end_reached_ (the epoch's evaluation and end still to come: from
+  // on_train_epoch_end) resumes with them; one saved after it resumes at the next epoch.
   bool train_epoch_finished_ = false;
+  bool epoch_end_reached_ = false;
+  // Set by a resume from a state saved with the epoch's evaluation pending: the first epoch of
+  // the run skips its training.
+  bool resume_at_evaluation_ = false;
   // From a train step's first hook after on_train_step_start until the step is counted: no
   // position to resume from exists there (the batch is half consumed).
   bool inside_train_step_ = false;

@@ -143,6 +143,7 @@ struct TrainingState {
   std::vector<ProcessPosition> processes;  // one per process of the run that saved it
   RunHistoryState history;
   bool has_gradients;
+  bool evaluation_pending;  // saved after the epoch's training, before its evaluation and end
   std::optional<GradScalerState> grad_scaler;
   std::string callbacks;  // the callbacks' states: a JSON object's text, empty when absent
 };
@@ -216,6 +217,8 @@ TrainingState read_training_state(const char* op, const std::string& path,
           .processes = std::move(processes),
           .history = read_run_history(state.at("run_history")),
           .has_gradients = state.at("has_gradients").boolean(),
+          .evaluation_pending =
+              state.contains("evaluation_pending") && state.at("evaluation_pending").boolean(),
           .grad_scaler = state.contains("grad_scaler")
                              ? std::optional(read_grad_scaler(state.at("grad_scaler")))
                              : std::nullopt,
@@ -308,9 +311,12 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
               "called inside a train step (after its batch was taken, before the step is "
               "counted), where no run can resume exactly; save from on_train_step_start (as "
               "SaveTrainingState does), after a train epoch, or after train()");
-  // Mid-epoch, the next batch of this epoch; otherwise the start of the next epoch.
+  // Mid-epoch, the next batch of this epoch; after its training, before its end, the epoch's
+  // evaluation; otherwise the start of the next epoch.
   const bool mid_epoch = !train_epoch_finished_ && epoch_step_ > 0;
-  const int64_t epoch = train_epoch_finished_ ? epoch_index_ + 1 : epoch_index_;
+  const bool evaluation_pending = train_epoch_finished_ && !epoch_end_reached_;
+  const bool epoch_done = train_epoch_finished_ && epoch_end_reached_;
+  const int64_t epoch = epoch_done ? epoch_index_ + 1 : epoch_index_;
   const std::string callback_states = callback_states_json();
   const std::vector<ProcessPosition> processes = gather_positions(
       *accelerator_, {.rng = default_generator().get_state(),
@@ -330,7 +336,7 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
     if (!gradients.empty()) io::save_safetensors(writer.file(kGradientsFile), gradients);
 
     RunHistoryState history = run_history_->state();
-    if (train_epoch_finished_) history.current_epoch += 1;
+    if (epoch_done) history.current_epoch += 1;
     json metrics = json::array();
     for (const auto& [name, values] : history.metrics) {
       json numbers = json::array();
@@ -342,6 +348,7 @@ void Trainer::save_training_state(const std::string& dir, const std::string& ext
                   {"global_step", global_step_},
                   {"run_history", {{"current_epoch", history.current_epoch}, {"metrics", metrics}}},
                   {"has_gradients", !gradients.empty()}};
+    if (evaluation_pending) state["evaluation_pending"] = true;
     // Rank 0's position at the top level (all a one-process state has), every process's in
     // "processes" when there are several.
     state.update(position_json(processes.front()));
@@ -439,6 +446,7 @@ void Trainer::load_training_state(const std::string& dir) {
   train_loss_.weighted_sum = mine.train_loss_weighted_sum;
   train_loss_.count = mine.train_loss_count;
   resuming_mid_epoch_ = epoch_step_ > 0;
+  resume_at_evaluation_ = state.evaluation_pending;
   resumed_callback_states_ = state.callbacks;
   resumed_state_path_ = state_path;
   if (resuming_mid_epoch_) {
@@ -449,6 +457,11 @@ void Trainer::load_training_state(const std::string& dir) {
         "Resumed from {}: its {} epoch{} are done and this run asks for no more (num_epochs {}): "
         "nothing to train",
         dir, epoch_index_, epoch_index_ == 1 ? "" : "s", run_config_->num_epochs);
+  } else if (resume_at_evaluation_) {
+    accelerator_->print(
+        "Resumed from {} at epoch {}, after its training, before its evaluation ({} optimizer "
+        "steps so far)",
+        dir, epoch_index_ + 1, global_step_);
   } else {
     accelerator_->print(
         "Resumed from {} at epoch {}, after {} of its {} batches ({} optimizer "

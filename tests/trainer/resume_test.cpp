@@ -78,6 +78,33 @@ TEST(Resume, FromAStateSavedAfterAnEpochIsBitIdentical) {
   expect_same_run(resumed, uninterrupted);
 }
 
+// Saved at on_train_epoch_end: the epoch's training is done, its evaluation and end are not.
+class SaveAtTrainEpochEnd : public Callback {
+ public:
+  SaveAtTrainEpochEnd(int64_t epoch, std::string dir) : epoch_(epoch), dir_(std::move(dir)) {}
+  void on_train_epoch_end(Trainer& trainer) override {
+    if (trainer.run_history().current_epoch() == epoch_) trainer.save_training_state(dir_);
+  }
+
+ private:
+  int64_t epoch_;
+  std::string dir_;
+};
+
+TEST(Resume, FromAStateSavedBeforeAnEpochsEvaluationRunsThatEvaluation) {
+  const std::string dir = testing::temp_dir("resume_before_eval");
+  const RunResult uninterrupted =
+      train_run(11, std::make_shared<SaveAtTrainEpochEnd>(2, dir), std::nullopt);
+  ::testing::internal::CaptureStdout();
+  const RunResult resumed = train_run(99, nullptr, dir);
+  const std::string printed = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(printed.find("at epoch 2, after its training, before its evaluation"),
+            std::string::npos)
+      << printed;
+  ASSERT_EQ(resumed.eval_losses.size(), 3u);
+  expect_same_run(resumed, uninterrupted);
+}
+
 TEST(Resume, FromAStateSavedMidEpochIsBitIdentical) {
   const std::string dir = testing::temp_dir("resume_mid_epoch");
   // 10 batches per epoch, 5 updates: update 7 is mid-way through epoch 2.
