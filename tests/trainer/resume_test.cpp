@@ -18,17 +18,26 @@ using testing::DropoutModel;
 using testing::expect_error_containing;
 using testing::SaveAtStep;
 
-// Saves a training state at the end of epoch `epoch` (counting from 1).
+// Saves a training state in epoch `epoch` (counting from 1): at its end (after its evaluation),
+// or right after its training (its evaluation and end still to come).
 class SaveAtEpochEnd : public Callback {
  public:
-  SaveAtEpochEnd(int64_t epoch, std::string dir) : epoch_(epoch), dir_(std::move(dir)) {}
+  SaveAtEpochEnd(int64_t epoch, std::string dir, bool after_training_only = false)
+      : epoch_(epoch), dir_(std::move(dir)), after_training_only_(after_training_only) {}
+  void on_train_epoch_end(Trainer& trainer) override {
+    if (after_training_only_) save_in_epoch(trainer);
+  }
   void on_training_run_epoch_end(Trainer& trainer) override {
-    if (trainer.run_history().current_epoch() == epoch_) trainer.save_training_state(dir_);
+    if (!after_training_only_) save_in_epoch(trainer);
   }
 
  private:
+  void save_in_epoch(Trainer& trainer) const {
+    if (trainer.run_history().current_epoch() == epoch_) trainer.save_training_state(dir_);
+  }
   int64_t epoch_;
   std::string dir_;
+  bool after_training_only_;
 };
 
 struct RunResult {
@@ -78,23 +87,10 @@ TEST(Resume, FromAStateSavedAfterAnEpochIsBitIdentical) {
   expect_same_run(resumed, uninterrupted);
 }
 
-// Saved at on_train_epoch_end: the epoch's training is done, its evaluation and end are not.
-class SaveAtTrainEpochEnd : public Callback {
- public:
-  SaveAtTrainEpochEnd(int64_t epoch, std::string dir) : epoch_(epoch), dir_(std::move(dir)) {}
-  void on_train_epoch_end(Trainer& trainer) override {
-    if (trainer.run_history().current_epoch() == epoch_) trainer.save_training_state(dir_);
-  }
-
- private:
-  int64_t epoch_;
-  std::string dir_;
-};
-
 TEST(Resume, FromAStateSavedBeforeAnEpochsEvaluationRunsThatEvaluation) {
   const std::string dir = testing::temp_dir("resume_before_eval");
-  const RunResult uninterrupted =
-      train_run(11, std::make_shared<SaveAtTrainEpochEnd>(2, dir), std::nullopt);
+  const RunResult uninterrupted = train_run(
+      11, std::make_shared<SaveAtEpochEnd>(2, dir, /*after_training_only=*/true), std::nullopt);
   ::testing::internal::CaptureStdout();
   const RunResult resumed = train_run(99, nullptr, dir);
   const std::string printed = ::testing::internal::GetCapturedStdout();
