@@ -74,6 +74,8 @@ TEST(CudaLayerNorm, ValuesAndGradientsMatchCpu) {
       const Inputs in = draw(c, dtype);
       const Result cpu = run(c, in.x, in.w, in.b, in.g, Device(kCPU));
       const Result gpu = run(c, in.x, in.w, in.b, in.g, kGpu);
+      EXPECT_EQ(gpu.out.device(), kGpu) << what;
+      EXPECT_EQ(gpu.out.dtype(), dtype) << what;
       expect_matches_cpu(gpu.out, cpu.out, tolerance(dtype), what + " out");
       expect_matches_cpu(gpu.grad_input, cpu.grad_input, tolerance(dtype), what + " grad_input");
       if (c.weight) {
@@ -145,6 +147,8 @@ TEST(CudaBatchNorm, ValuesGradientsAndRunningStatisticsMatchCpu) {
       in.g = randn(c.sizes, kFloat64, &generator).to(dtype);
       const Result cpu = run_batch_norm(c, in, Device(kCPU));
       const Result gpu = run_batch_norm(c, in, kGpu);
+      EXPECT_EQ(gpu.out.device(), kGpu) << what;
+      EXPECT_EQ(gpu.grad_input.dtype(), dtype) << what;
       expect_matches_cpu(gpu.out, cpu.out, tolerance(dtype), what + " out");
       expect_matches_cpu(gpu.grad_input, cpu.grad_input, tolerance(dtype), what + " grad_input");
       expect_matches_cpu(gpu.grad_weight, cpu.grad_weight, tolerance(dtype),

@@ -62,6 +62,16 @@ void expect_close(const Tensor& actual, const Tensor& expected, double tolerance
   EXPECT_LE(error, tolerance) << what;
 }
 
+// Every output of `actual` within `values` of the reference's output and input gradient and
+// within `sums` of its parameter gradients (sums over a channel's elements).
+void expect_results_close(const Result& actual, const Result& expected, double values, double sums,
+                          const std::string& what) {
+  expect_close(actual.out, expected.out, values, what + " out");
+  expect_close(actual.grad_input, expected.grad_input, values, what + " grad_input");
+  expect_close(actual.grad_weight, expected.grad_weight, sums, what + " grad_weight");
+  expect_close(actual.grad_bias, expected.grad_bias, sums, what + " grad_bias");
+}
+
 struct Data {
   Tensor x, w, b, running_mean, running_var, g;
 };
@@ -96,18 +106,12 @@ TEST(BatchNormFused, MatchesTheComposedFormulaInTrainingAndEvaluation) {
             run(false, training, d64.x, w64, b64, d64.running_mean, d64.running_var, d64.g);
         const Result r64 =
             run(true, training, d64.x, w64, b64, d64.running_mean, d64.running_var, d64.g);
-        expect_close(r64.out, reference.out, 1e-12, what + " float64 out");
-        expect_close(r64.grad_input, reference.grad_input, 1e-11, what + " float64 grad_input");
-        expect_close(r64.grad_weight, reference.grad_weight, 1e-9, what + " float64 grad_weight");
-        expect_close(r64.grad_bias, reference.grad_bias, 1e-9, what + " float64 grad_bias");
+        expect_results_close(r64, reference, 1e-12, 1e-9, what + " float64");
         const auto [w32, b32] = affine(d32);
         const Result r32 =
             run(true, training, d32.x, w32, b32, d32.running_mean, d32.running_var, d32.g);
         // Sums over up to 14,700 elements per channel, relative to their size (~100).
-        expect_close(r32.out, reference.out, 1e-4, what + " float32 out");
-        expect_close(r32.grad_input, reference.grad_input, 1e-4, what + " float32 grad_input");
-        expect_close(r32.grad_weight, reference.grad_weight, 2e-3, what + " float32 grad_weight");
-        expect_close(r32.grad_bias, reference.grad_bias, 2e-3, what + " float32 grad_bias");
+        expect_results_close(r32, reference, 1e-4, 2e-3, what + " float32");
       }
     }
   }
