@@ -111,7 +111,10 @@ TEST(CollectiveWorker, ReportsATimeoutOfACollectiveTheCallerRuns) {
   });
   const std::thread::id caller = std::this_thread::get_id();
   bool ran_on_caller = false;
-  for (int attempt = 0; attempt < 100 && !ran_on_caller; ++attempt) {
+  // The caller claims a collective only when it reaches wait() before the worker thread takes
+  // it: a race it usually wins, less often on a loaded machine under the sanitizers (100 tries
+  // once all lost there). A lost try costs a few microseconds.
+  for (int attempt = 0; attempt < 20000 && !ran_on_caller; ++attempt) {
     worker
         .submit("ProcessGroup::all_reduce",
                 [&] {
