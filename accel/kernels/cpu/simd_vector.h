@@ -25,6 +25,10 @@ struct VectorOf<double> {
   using quarter = double __attribute__((vector_size(16)));
   using eight = type;
 };
+template <>
+struct VectorOf<int32_t> {  // lane masks and indices beside float vectors
+  using type = int32_t __attribute__((vector_size(64)));
+};
 template <typename T>
 using Vector = typename VectorOf<T>::type;
 template <typename T>
