@@ -85,13 +85,39 @@ Example load_batch(const Dataset& dataset, const CollateFn& collate_fn,
 
 }  // namespace
 
+// One iteration: what it loads from (its own copies, so it outlives a moved or destroyed
+// loader), its batches and where it stands.
 struct DataLoader::Run {
+  DatasetPtr dataset;
+  CollateFn collate_fn;
+  uint64_t seed = 0;
+  bool pin_memory = false;
   int64_t epoch = 0;
   std::vector<std::vector<int64_t>> batches;
   int64_t next = 0;  // the next batch to load; batches before it count as consumed
   bool finished = false;
   Example current;
   std::unique_ptr<BatchWorkers> workers;  // declared last: stopped before `batches` dies
+
+  // Loads the next batch into `current`, or marks the iteration finished.
+  void advance() {
+    if (finished) return;
+    if (next >= std::ssize(batches)) {
+      finished = true;
+      current = {};
+      return;
+    }
+    try {
+      current =
+          workers ? workers->next()
+                  : load_batch(*dataset, collate_fn, batches[next], seed, epoch, next, pin_memory);
+    } catch (...) {
+      finished = true;  // the iteration ends at a failed batch
+      current = {};
+      throw;
+    }
+    ++next;
+  }
 };
 
 DataLoader::DataLoader(DatasetPtr dataset, DataLoaderOptions options)
@@ -113,7 +139,7 @@ void DataLoader::set_epoch(int64_t epoch) {
 
 LoaderState DataLoader::state_dict() const {
   if (resume_) return *resume_;
-  if (run_) return {run_->epoch, run_->next};
+  if (latest_) return {latest_->epoch, latest_->next};
   return {next_epoch_, 0};
 }
 
@@ -122,14 +148,18 @@ void DataLoader::load_state_dict(const LoaderState& state) {
               "DataLoader.load_state_dict",
               "expected epoch >= 0 and batches_consumed in [0, {}], found epoch {} and {}", size(),
               state.epoch, state.batches_consumed);
-  run_.reset();
+  latest_.reset();
   next_epoch_ = state.epoch;
   resume_ = state;
 }
 
 DataLoader::Iterator DataLoader::begin() {
-  run_.reset();  // stops the previous iteration's workers
-  auto run = std::make_unique<Run>();
+  latest_.reset();  // stops the previous iteration's workers unless an iterator still uses it
+  auto run = std::make_shared<Run>();
+  run->dataset = dataset_;
+  run->collate_fn = options_.collate_fn();
+  run->seed = options_.seed();
+  run->pin_memory = options_.pin_memory();
   run->epoch = next_epoch_;
   next_epoch_ = run->epoch + 1;
   if (resume_ && resume_->epoch == run->epoch) run->next = resume_->batches_consumed;
@@ -140,7 +170,6 @@ DataLoader::Iterator DataLoader::begin() {
   run->next = std::min(run->next, count);
   const int64_t remaining = count - run->next;
   if (options_.num_workers() > 0 && remaining > 0) {
-    // The workers hold what they read (not `this`), so a moved loader stays valid.
     auto load = [dataset = dataset_, collate_fn = options_.collate_fn(), seed = options_.seed(),
                  epoch = run->epoch, batches = &run->batches,
                  pin = options_.pin_memory()](int64_t batch) {
@@ -154,39 +183,23 @@ DataLoader::Iterator DataLoader::begin() {
     run->workers = std::make_unique<BatchWorkers>(std::move(load), run->next, count,
                                                   static_cast<int>(workers), capacity);
   }
-  run_ = std::move(run);
-  advance();
-  return Iterator(this);
+  latest_ = run;
+  run->advance();
+  return Iterator(std::move(run));
 }
 
 DataLoader::Iterator DataLoader::end() { return Iterator(nullptr); }
 
-bool DataLoader::run_finished() const { return run_ == nullptr || run_->finished; }
-
-const Example& DataLoader::current() const {
-  ACCEL_CHECK(!run_finished(), "DataLoader", "dereferenced an iterator past the last batch");
+const Example& DataLoader::Iterator::operator*() const {
+  ACCEL_CHECK(!at_end(), kOp, "dereferenced an iterator past the last batch");
   return run_->current;
 }
 
-void DataLoader::advance() {
-  if (run_finished()) return;
-  Run& run = *run_;
-  if (run.next >= std::ssize(run.batches)) {
-    run.finished = true;
-    run.current = {};
-    return;
-  }
-  try {
-    run.current = run.workers
-                      ? run.workers->next()
-                      : load_batch(*dataset_, options_.collate_fn(), run.batches[run.next],
-                                   options_.seed(), run.epoch, run.next, options_.pin_memory());
-  } catch (...) {
-    run.finished = true;  // the iteration ends at a failed batch
-    run.current = {};
-    throw;
-  }
-  ++run.next;
+DataLoader::Iterator& DataLoader::Iterator::operator++() {
+  if (run_) run_->advance();
+  return *this;
 }
+
+bool DataLoader::Iterator::at_end() const { return run_ == nullptr || run_->finished; }
 
 }  // namespace accel::data

@@ -32,9 +32,11 @@ class DataLoader {
   DataLoader(DataLoader&&) noexcept;
   DataLoader& operator=(DataLoader&&) noexcept;
 
-  // Starts an iteration over one epoch (ending any iteration in progress). Its epoch is the
-  // one given to set_epoch or load_state_dict since the last begin(), else the previous
-  // iteration's epoch + 1 (0 for the first), so plain repeated range-fors reshuffle.
+  // Starts an iteration over one epoch. Its epoch is the one given to set_epoch or
+  // load_state_dict since the last begin(), else the previous iteration's epoch + 1 (0 for the
+  // first), so plain repeated range-fors reshuffle. Each iteration is independent, as each
+  // iter() of a torch DataLoader: it owns its batches and workers until its last iterator is
+  // gone, so loops over one loader may nest and an iterator outlives the loader.
   Iterator begin();
   Iterator end();
 
@@ -42,8 +44,8 @@ class DataLoader {
   int64_t size() const;
   // The epoch the next begin() iterates.
   void set_epoch(int64_t epoch);
-  // The iteration in progress: its epoch and how many batches it has yielded (counting the
-  // one being used). Before any begin(): {next epoch, 0}.
+  // The latest iteration: its epoch and how many batches it has yielded (counting the one
+  // being used). Before any begin(): {next epoch, 0}.
   LoaderState state_dict() const;
   // The next begin() iterates state.epoch from batch state.batches_consumed on, without
   // loading the batches it skips. A set_epoch to another epoch before then cancels the skip.
@@ -55,19 +57,17 @@ class DataLoader {
 
  private:
   struct Run;
-  bool run_finished() const;
-  const Example& current() const;
-  void advance();
 
   DatasetPtr dataset_;
   DataLoaderOptions options_;
   BatchSampler batch_sampler_;
   int64_t next_epoch_ = 0;
   std::optional<LoaderState> resume_;  // from load_state_dict, until the next begin()
-  std::unique_ptr<Run> run_;
+  std::shared_ptr<Run> latest_;        // the last begin()'s iteration, shared with its iterators
 };
 
-// Input iterator over the current iteration's batches; end() compares equal once it is done.
+// Input iterator over one iteration's batches (copies share the iteration); end() compares
+// equal once it is done.
 class DataLoader::Iterator {
  public:
   using iterator_category = std::input_iterator_tag;
@@ -76,21 +76,18 @@ class DataLoader::Iterator {
   using pointer = const Example*;
   using reference = const Example&;
 
-  const Example& operator*() const { return loader_->current(); }
-  const Example* operator->() const { return &loader_->current(); }
-  Iterator& operator++() {
-    loader_->advance();
-    return *this;
-  }
-  void operator++(int) { loader_->advance(); }
+  const Example& operator*() const;
+  const Example* operator->() const { return &**this; }
+  Iterator& operator++();
+  void operator++(int) { ++*this; }
   bool operator==(const Iterator& other) const { return at_end() == other.at_end(); }
 
  private:
   friend class DataLoader;
-  explicit Iterator(DataLoader* loader) : loader_(loader) {}
-  bool at_end() const { return loader_ == nullptr || loader_->run_finished(); }
+  explicit Iterator(std::shared_ptr<Run> run) : run_(std::move(run)) {}
+  bool at_end() const;
 
-  DataLoader* loader_;
+  std::shared_ptr<Run> run_;
 };
 
 }  // namespace accel::data

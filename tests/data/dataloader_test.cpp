@@ -1,13 +1,14 @@
 // The DataLoader: batch order and contents (identical for any num_workers), shuffling per
 // epoch, drop_last, the batched fast path, custom collation, exceptions from workers, early
-// break and destruction mid-epoch, and resuming from a saved state. CI also runs these
-// tests under ThreadSanitizer (ctest -R DataLoader).
+// break and destruction mid-epoch, nested iterations, and resuming from a saved state. CI also runs
+// these tests under ThreadSanitizer (ctest -R DataLoader).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -207,6 +208,38 @@ TEST(DataLoader, EarlyBreakAndDestructionMidEpochDoNotHang) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_LE(probe->batch_gets, 1 + 2 * 3);
   }
+}
+
+// Each begin() is an iteration of its own, as each iter() of a torch DataLoader: an inner loop
+// over the same loader once freed the outer loop's batch under it (use after free).
+TEST(DataLoader, NestedIterationsAreIndependent) {
+  for (int workers : {0, 2}) {
+    DataLoader loader(std::make_shared<Probe>(6), DataLoaderOptions(2).num_workers(workers));
+    std::vector<int64_t> outer_firsts;
+    int64_t inner_batches = 0;
+    for (const auto& outer : loader) {
+      const int64_t first = outer.target[0].item<int64_t>();
+      for (const auto& inner : loader) {
+        EXPECT_EQ(inner.target.numel(), 2);
+        ++inner_batches;
+      }
+      EXPECT_EQ(outer.target[0].item<int64_t>(), first) << "the outer batch changed under it";
+      outer_firsts.push_back(first);
+    }
+    EXPECT_EQ(outer_firsts, (std::vector<int64_t>{0, 2, 4})) << workers << " workers";
+    EXPECT_EQ(inner_batches, 9);
+  }
+}
+
+TEST(DataLoader, AnIteratorOutlivesItsLoader) {
+  std::optional<DataLoader::Iterator> it;
+  {
+    DataLoader loader(std::make_shared<Probe>(6), DataLoaderOptions(2).num_workers(1));
+    it = loader.begin();
+  }
+  EXPECT_EQ((*it)->target[0].item<int64_t>(), 0);
+  ++*it;
+  EXPECT_EQ((*it)->target[0].item<int64_t>(), 2);
 }
 
 // This process's resident memory in bytes and its thread count, as Linux reports them.
