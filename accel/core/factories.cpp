@@ -148,7 +148,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   dispatch_numeric(options.dtype(), "arange", [&]<typename T>() {
     T* p = out.data_ptr<T>();
     if (all_integers && is_integral(options.dtype(), false)) {
-      const int64_t s0 = start.to<int64_t>(), d0 = step.to<int64_t>();
+      const int64_t s0 = start.to<int64_t>("arange"), d0 = step.to<int64_t>("arange");
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s0 + i * d0);
     } else {
       for (int64_t i = 0; i < n; ++i)

@@ -94,6 +94,15 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
 
 void Tensor::fail_undefined() { fail("Tensor", "the tensor is undefined (default-constructed)"); }
 
+Tensor& Tensor::operator=(const Tensor& source) && {
+  copy_(source);
+  return *this;
+}
+Tensor& Tensor::operator=(const Scalar& value) && {
+  fill_(value);
+  return *this;
+}
+
 int64_t Tensor::size(int64_t d) const { return sizes()[wrap_dim(d, dim(), "size")]; }
 int64_t Tensor::stride(int64_t d) const { return strides()[wrap_dim(d, dim(), "stride")]; }
 

@@ -32,6 +32,17 @@ class Tensor {
  public:
   Tensor() = default;
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+  // Assigning to a named Tensor rebinds the handle; assigning to a temporary writes into its
+  // elements, as in LibTorch: t[0] = other copies `other` into row 0 (broadcast, converted),
+  // t[0][1] = 5 fills one element. (Without this, t[0] = other would rebind a temporary handle
+  // and silently change nothing.)
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & noexcept = default;
+  Tensor& operator=(const Tensor& source) &&;
+  Tensor& operator=(const Scalar& value) &&;
 
   // ---- identity and geometry ----
   bool defined() const { return impl_ != nullptr; }
@@ -74,7 +85,7 @@ class Tensor {
   // The single element's value (any numel()==1 tensor); copies from the device if needed.
   template <typename T>
   T item() const {
-    return item().to<T>();
+    return item().to<T>("item");
   }
   Scalar item() const;
 

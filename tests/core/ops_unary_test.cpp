@@ -4,12 +4,14 @@
 #include <string>
 #include <utility>
 
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 #include "support/thread_count.h"
 
 namespace accel {
 namespace {
 
+using testing::expect_error_containing;
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -147,6 +149,20 @@ TEST(Unary, ClampPromotesAndPropagatesNan) {
   EXPECT_TRUE(std::isnan(c[1].item<double>()));
   EXPECT_TRUE(std::isnan(clamp(tensor({1.0}), nan, std::nullopt)[0].item<double>()));
   EXPECT_TRUE(clamp(tensor({1.0, 5.0}), 3.0, 2.0).equal(tensor({2.0, 2.0})));  // min > max
+}
+
+// An integer bound beyond an integer tensor's range clamps nothing (torch.clamp(uint8,
+// max=1000)); stored as the tensor's type it used to wrap (1000 became 232). A bound that does
+// not fit a float16 tensor is an error, as in PyTorch.
+TEST(Unary, IntegerBoundsBeyondTheTypesRangeClampNothing) {
+  const Tensor bytes = tensor({int64_t{255}, int64_t{3}}).to(kUInt8);
+  EXPECT_TRUE(bytes.clamp(std::nullopt, 1000).equal(bytes));
+  EXPECT_TRUE(bytes.clamp(-1, std::nullopt).equal(bytes));
+  EXPECT_TRUE(bytes.clamp(4, 300).equal(tensor({int64_t{255}, int64_t{4}}).to(kUInt8)));
+  const Tensor ints = tensor({int64_t{5}, int64_t{-3}}).to(kInt32);
+  EXPECT_TRUE(ints.clamp(-(int64_t{1} << 40), int64_t{1} << 40).equal(ints));
+  EXPECT_TRUE(ints.clamp(std::nullopt, 2).equal(tensor({int64_t{2}, int64_t{-3}}).to(kInt32)));
+  expect_error_containing([] { (void)ones({2}, kFloat16).clamp(std::nullopt, 1e6); }, "float16");
 }
 
 TEST(Unary, ClampInPlaceKeepsStorageAndBumpsVersion) {

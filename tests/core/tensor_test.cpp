@@ -1,5 +1,6 @@
-// Tensor basics: factories, from_blob, element access and its errors, dtype conversion
-// (Half/BFloat16 rounding), PyTorch's promotion table, the allocator and geometry types.
+// Tensor basics: factories, from_blob, element access and its errors, assignment to views,
+// dtype conversion (Half/BFloat16 rounding), PyTorch's promotion table, the allocator and
+// geometry types.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -150,6 +151,53 @@ TEST(Item, RequiresOneElement) {
   }
   EXPECT_THROW(zeros({2}).data_ptr<double>(), Error);
   EXPECT_THROW(Tensor().sizes(), Error);
+}
+
+// item<T>() and fills check that the value fits T, as LibTorch's Scalar::to: a plain cast was
+// undefined behaviour (1e20 as int32 gave INT32_MIN, NaN as int64 gave INT64_MIN).
+TEST(Item, ValuesThatDoNotFitTheRequestedTypeAreErrors) {
+  expect_error_containing([] { (void)scalar_tensor(1e20, kFloat64).item<int32_t>(); },
+                          "item: value 1e+20 cannot be converted to int32 without overflow");
+  expect_error_containing([] { (void)scalar_tensor(int64_t{300}).item<uint8_t>(); }, "uint8");
+  expect_error_containing([] { (void)scalar_tensor(NAN).item<int64_t>(); }, "nan");
+  expect_error_containing([] { (void)scalar_tensor(INFINITY).item<int32_t>(); }, "inf");
+  expect_error_containing([] { (void)scalar_tensor(1e300, kFloat64).item<float>(); }, "float32");
+  expect_error_containing([] { (void)scalar_tensor(int64_t{1} << 40).item<int32_t>(); },
+                          "1099511627776");
+  expect_error_containing([] { (void)zeros({2}, kInt32).fill_(1e20); }, "fill_");
+  expect_error_containing([] { (void)zeros({2}, kFloat16).fill_(70000.0); }, "float16");
+  expect_error_containing(
+      [] { (void)zeros({2}, kInt32).masked_fill(ones({2}, kBool), int64_t{1} << 40); },
+      "masked_fill");
+  // What fits converts as before: truncation, infinities and NaN into floats, wrapping
+  // negative integers into uint8 (uint8 - 200 computes as + 56), the extremes themselves.
+  EXPECT_EQ(scalar_tensor(-2.9).item<int32_t>(), -2);
+  EXPECT_EQ(scalar_tensor(2147483647.5, kFloat64).item<int32_t>(), 2147483647);
+  EXPECT_EQ(scalar_tensor(-2147483648.9, kFloat64).item<int32_t>(), -2147483648);
+  EXPECT_EQ(scalar_tensor(-9.2233720368547758e18, kFloat64).item<int64_t>(),
+            std::numeric_limits<int64_t>::min());
+  EXPECT_TRUE(std::isinf(scalar_tensor(INFINITY, kFloat64).item<float>()));
+  EXPECT_TRUE(std::isnan(scalar_tensor(NAN, kFloat64).item<Half>()));
+  EXPECT_EQ(scalar_tensor(int64_t{-200}).item<uint8_t>(), 56);
+  EXPECT_EQ(scalar_tensor(65504.0).item<Half>(), Half(65504.f));
+  EXPECT_EQ(scalar_tensor(1e300, kFloat64).item<bool>(), true);
+}
+
+// Assigning to a temporary writes into the tensor it views (LibTorch's rvalue assignment);
+// assigning to a named tensor rebinds it.
+TEST(Assignment, ToAViewWritesIntoTheTensor) {
+  Tensor a = zeros({2, 3});
+  a[0][1] = 7;
+  a[1] = tensor({4.f, 5.f, 6.f});
+  a.select(1, 0) = ones({1});  // broadcast
+  EXPECT_TRUE(a.equal(tensor({1.f, 7.f, 0.f, 1.f, 5.f, 6.f}).view({2, 3}))) << a;
+  a.slice(1, 1) = tensor({int64_t{2}, int64_t{3}});  // converted to a's dtype
+  EXPECT_TRUE(a.equal(tensor({1.f, 2.f, 3.f, 1.f, 2.f, 3.f}).view({2, 3}))) << a;
+  Tensor named = a[0];
+  named = zeros({5});  // rebinds: a is unchanged
+  EXPECT_EQ(named.numel(), 5);
+  EXPECT_EQ(a[0][0].item<float>(), 1.f);
+  expect_error_containing([&] { a[0] = zeros({4}); }, "[4]");
 }
 
 TEST(Conversion, HalfAndBFloat16RoundToNearestEven) {

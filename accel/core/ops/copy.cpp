@@ -75,7 +75,7 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
 
 const Tensor& Tensor::fill_(const Scalar& value) const {
   autograd::check_inplace(*this, false, "fill_");
-  ScalarBuffer buffer(value, dtype());
+  ScalarBuffer buffer(value, dtype(), "fill_");
   backend(device()).fill(dtype(), make_loop<1>(*this, {}, "fill_"), buffer.data(),
                          current_stream(device()));
   storage()->bump_version();

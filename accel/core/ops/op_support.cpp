@@ -76,9 +76,9 @@ void check_no_internal_overlap(const Tensor& out, const char* op) {
   }
 }
 
-ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t) {
-  dispatch_all(t, "scalar", [&]<typename T>() {
-    const T v = value.to<T>();
+ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t, const char* op) {
+  dispatch_all(t, op, [&]<typename T>() {
+    const T v = value.to<T>(op);
     std::memcpy(bytes, &v, sizeof(T));
   });
 }

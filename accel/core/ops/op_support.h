@@ -32,10 +32,11 @@ void check_same_device(const Tensor& a, const Tensor& b, const char* op);
 // writes. fill_ alone may write such a tensor (every write is the same value).
 void check_no_internal_overlap(const Tensor& out, const char* op);
 
-// A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor.
+// A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor; an accel::Error
+// naming `op` when it does not fit `t` (Scalar::to).
 struct ScalarBuffer {
   alignas(8) char bytes[8] = {};
-  ScalarBuffer(const Scalar& value, ScalarType t);
+  ScalarBuffer(const Scalar& value, ScalarType t, const char* op);
   char* data() { return bytes; }
 };
 

@@ -1,6 +1,9 @@
 // The element-wise unary ops (exp, log, ..., gelu, silu) and clamp with their gradients.
 // Each op's forward and backward formulas sit side by side in kernels/common/unary_math.h;
 // here every op is one fused forward kernel and one fused backward kernel.
+#include <algorithm>
+#include <limits>
+
 #include "accel/core/ops/binary.h"
 #include "accel/core/ops/op_support.h"
 #include "accel/kernels/common/unary_math.h"
@@ -81,12 +84,29 @@ ScalarType clamp_type(const Tensor& a, const optional<Scalar>& min, const option
   return t;
 }
 
+// An integer bound of an integer clamp brought into the dtype's range, which leaves the result
+// unchanged (torch.clamp(uint8, max=1000) is the identity; it must not wrap to 232).
+Scalar within_range(const Scalar& bound, ScalarType dtype) {
+  if (!bound.is_integral() || !is_integral(dtype, false)) return bound;
+  const auto value = bound.to<int64_t>();
+  switch (dtype) {
+    case kInt32:
+      return std::clamp<int64_t>(value, std::numeric_limits<int32_t>::min(),
+                                 std::numeric_limits<int32_t>::max());
+    case kUInt8:
+      return std::clamp<int64_t>(value, 0, std::numeric_limits<uint8_t>::max());
+    default:
+      return bound;
+  }
+}
+
 // The bounds stored as `dtype`, for the kernels.
 struct ClampBounds {
   optional<ScalarBuffer> min, max;
-  ClampBounds(const optional<Scalar>& lo, const optional<Scalar>& hi, ScalarType dtype) {
-    if (lo) min.emplace(*lo, dtype);
-    if (hi) max.emplace(*hi, dtype);
+  ClampBounds(const optional<Scalar>& lo, const optional<Scalar>& hi, ScalarType dtype,
+              const char* op) {
+    if (lo) min.emplace(within_range(*lo, dtype), dtype, op);
+    if (hi) max.emplace(within_range(*hi, dtype), dtype, op);
   }
   const void* min_ptr() { return min ? min->data() : nullptr; }
   const void* max_ptr() { return max ? max->data() : nullptr; }
@@ -95,7 +115,7 @@ struct ClampBounds {
 // out = clamp(x); out and x (of the same dtype) may be the same tensor.
 void clamp_into(const Tensor& out, const Tensor& x, const optional<Scalar>& min,
                 const optional<Scalar>& max, const char* op) {
-  ClampBounds bounds(min, max, x.dtype());
+  ClampBounds bounds(min, max, x.dtype(), op);
   backend(out.device())
       .clamp(x.dtype(), make_loop<2>(out, {&x}, op), bounds.min_ptr(), bounds.max_ptr(),
              current_stream(out.device()));
@@ -106,7 +126,7 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& x, const optional<Scalar
                       const optional<Scalar>& max) {
   const Tensor g = grad.to(x.dtype());
   Tensor grad_in = empty(x.sizes(), x.options());
-  ClampBounds bounds(min, max, x.dtype());
+  ClampBounds bounds(min, max, x.dtype(), "clamp_backward");
   backend(x.device())
       .clamp_backward(x.dtype(), make_loop<3>(grad_in, {&g, &x}, "clamp"), bounds.min_ptr(),
                       bounds.max_ptr(), current_stream(x.device()));

@@ -26,7 +26,7 @@ Tensor fill_where_forward(const Tensor& condition, const Tensor& x, const Scalar
   const Tensor xs = x.to(dtype);
   Tensor out = empty(broadcast_shapes(condition.sizes(), x.sizes(), op),
                      TensorOptions(dtype).device(x.device()));
-  ScalarBuffer v(value, dtype);
+  ScalarBuffer v(value, dtype, op);
   backend(out.device())
       .fill_where(dtype, make_loop<3>(out, {&condition, &xs}, op), v.data(), fill_when,
                   current_stream(out.device()));
