@@ -1,6 +1,7 @@
 // What makes a view a view: shared storage and version counter with its base, geometry
 // (contiguity, strides), when view() refuses and reshape() copies, the autograd rule
-// against in-place changes of views, and gradients through chains of views.
+// against in-place changes of views, writes from overlapping inputs, and gradients through
+// chains of views.
 #include <gtest/gtest.h>
 
 #include "accel/accel.h"
@@ -171,6 +172,28 @@ TEST(Views, GradientOfTheChainMatchesTheWeightedUpstreamGradient) {
 // A transposed copy goes tile by tile (kernels/cpu/copy.cpp): every dtype's element size, sides
 // that are not multiples of the tile, an input that is itself a slice, and an output whose rows
 // are apart (a column slice of a wider tensor), each element checked by index.
+// A write whose input overlaps the written-to elements other than one for one would read
+// elements it has already overwritten (x[1:].copy_(x[:-1]) smeared x[0] over the whole tensor):
+// an error naming the op, as in PyTorch. The same elements, or disjoint parts of one storage,
+// are fine.
+TEST(Views, PartiallyOverlappingInputsOfWritesAreErrors) {
+  Tensor x = arange(6, kFloat64);
+  EXPECT_NE(error_of([&] { x.slice(0, 1).copy_(x.slice(0, 0, 5)); }).find("copy_"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { x.slice(0, 1).add_(x.slice(0, 0, 5)); }).find("share some memory"),
+            std::string::npos);
+  Tensor square = arange(4, kFloat64).view({2, 2});
+  EXPECT_NE(error_of([&] { square.copy_(square.t()); }).find("strides [1, 2]"), std::string::npos);
+  EXPECT_EQ(values(x), (std::vector<double>{0, 1, 2, 3, 4, 5})) << "nothing was written";
+
+  x.add_(x);
+  x.copy_(x);
+  x.slice(0, 0, 3).copy_(x.slice(0, 3));
+  EXPECT_EQ(values(x), (std::vector<double>{6, 8, 10, 6, 8, 10}));
+  square.t().mul_(square.t());
+  EXPECT_EQ(values(square), (std::vector<double>{0, 1, 4, 9}));
+}
+
 TEST(Views, TransposedCopiesPutEveryElementInPlace) {
   for (ScalarType dtype :
        {kBool, kUInt8, kFloat16, kBFloat16, kInt32, kFloat32, kInt64, kFloat64}) {

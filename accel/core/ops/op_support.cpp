@@ -1,6 +1,10 @@
 // Type promotion, broadcasting and the helpers in op_support.h.
 #include "accel/core/ops/op_support.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "accel/base/dispatch.h"
 
 namespace accel {
@@ -74,6 +78,43 @@ void check_no_internal_overlap(const Tensor& out, const char* op) {
                 "a single memory location; clone() it before writing",
                 out.sizes(), out.strides());
   }
+}
+
+namespace {
+
+// Whether t's elements fill the memory range they span, each once, in some order of its dims.
+bool is_dense(const Tensor& t) {
+  if (t.is_contiguous()) return true;
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size); a rare path: heap is fine
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.size(d) != 1) dims.push_back({t.stride(d), t.size(d)});
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (const auto& [stride, size] : dims) {
+    if (stride != expected) return false;
+    expected *= size;
+  }
+  return true;
+}
+
+}  // namespace
+
+void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op) {
+  if (in.is_same(out) || in.numel() == 0 || out.numel() == 0 || !is_dense(in) || !is_dense(out))
+    return;
+  const auto begin = [](const Tensor& t) { return static_cast<const char*>(t.data_ptr()); };
+  const auto end = [&](const Tensor& t) { return begin(t) + t.nbytes(); };
+  if (end(in) <= begin(out) || end(out) <= begin(in)) return;
+  const bool same_elements = begin(in) == begin(out) && end(in) == end(out) &&
+                             in.element_size() == out.element_size() &&
+                             in.strides() == out.strides();
+  ACCEL_CHECK(same_elements, op,
+              "the input (shape {}, strides {}, offset {}) and the written-to tensor (shape {}, "
+              "strides {}, offset {}) share some memory but not element for element; clone() "
+              "the input first",
+              in.sizes(), in.strides(), in.storage_offset(), out.sizes(), out.strides(),
+              out.storage_offset());
 }
 
 ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t, const char* op) {

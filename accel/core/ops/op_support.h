@@ -32,6 +32,13 @@ void check_same_device(const Tensor& a, const Tensor& b, const char* op);
 // writes. fill_ alone may write such a tensor (every write is the same value).
 void check_no_internal_overlap(const Tensor& out, const char* op);
 
+// An input may share memory with the written-to tensor only as the very same elements in the
+// same layout (x.add_(x)); one that overlaps it otherwise (x[1:].copy_(x[:-1]), x.copy_(x.t()))
+// would read elements already overwritten, in an order that depends on the loop, so it is an
+// error, as in PyTorch. Decided where both cover a memory range densely; others pass unchecked,
+// as in PyTorch.
+void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op);
+
 // A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor; an accel::Error
 // naming `op` when it does not fit `t` (Scalar::to).
 struct ScalarBuffer {
@@ -53,6 +60,7 @@ Loop<N> make_loop(const Tensor& out, std::array<const Tensor*, N - 1> inputs, co
   element_sizes[0] = out.element_size();
   for (int k = 1; k < N; ++k) {
     const Tensor& in = *inputs[k - 1];
+    if (in.storage() == out.storage()) check_no_partial_overlap(out, in, op);
     data[k] = static_cast<char*>(in.data_ptr());
     strides[k] = broadcast_strides(in, out.sizes(), op);
     element_sizes[k] = in.element_size();
