@@ -91,12 +91,20 @@ TEST(CudaAllocator, BlocksUsedByAnotherStreamWaitForIt) {
   const Stream side = cuda::stream_from_pool(Device(kCUDA));
   ASSERT_NE(own, side);
   void* block = allocator.allocate(4096, own);
+  {  // milliseconds of work on the side stream (20 GB written), still running at the free
+    StreamGuard on_side(side);
+    Tensor busy = empty({int64_t{1} << 28}, kOnGpu);
+    for (int i = 0; i < 20; ++i) busy.fill_(i);
+  }
   allocator.record_stream(block, side);
   allocator.deallocate(block, 4096, own);
+  void* while_busy = allocator.allocate(4096, own);
+  EXPECT_NE(while_busy, block) << "reused before the side stream's work was done";
   side.synchronize();  // the side stream's event is complete: the block may be reused
   void* reused = allocator.allocate(4096, own);
   EXPECT_EQ(reused, block);
   allocator.deallocate(reused, 4096, own);
+  allocator.deallocate(while_busy, 4096, own);
 }
 
 TEST(CudaAllocator, PinnedHostMemoryWorks) {

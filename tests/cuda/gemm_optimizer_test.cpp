@@ -251,9 +251,14 @@ TEST(CudaGemm, Tf32TradesPrecisionOnlyWhileAllowed) {
   cuda::set_allow_tf32(true);
   EXPECT_TRUE(cuda::allow_tf32());
   // TF32 keeps 10 mantissa bits of each input: each term is off by about 1e-3.
-  expect_matches_cpu(matmul(ad, bd), exact, {1e-2, product_atol(1e-2, k)}, "with TF32");
+  const Tensor with_tf32 = matmul(ad, bd);
+  expect_matches_cpu(with_tf32, exact, {1e-2, product_atol(1e-2, k)}, "with TF32");
   cuda::set_allow_tf32(false);
-  expect_matches_cpu(matmul(ad, bd), exact, {1e-5, product_atol(1e-5, k)}, "after TF32");
+  const Tensor without_tf32 = matmul(ad, bd);
+  expect_matches_cpu(without_tf32, exact, {1e-5, product_atol(1e-5, k)}, "after TF32");
+  // Products of 1024 terms rounded to 10 mantissa bits cannot all come out as in float32: the
+  // flag must have reached the library.
+  EXPECT_FALSE(with_tf32.equal(without_tf32)) << "TF32 allowed, yet the products are float32's";
 }
 
 // ---- optimizers: ten steps on CUDA equal ten steps on the CPU ----

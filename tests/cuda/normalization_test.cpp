@@ -151,9 +151,12 @@ TEST(CudaBatchNorm, ValuesGradientsAndRunningStatisticsMatchCpu) {
       EXPECT_EQ(gpu.grad_input.dtype(), dtype) << what;
       expect_matches_cpu(gpu.out, cpu.out, tolerance(dtype), what + " out");
       expect_matches_cpu(gpu.grad_input, cpu.grad_input, tolerance(dtype), what + " grad_input");
-      expect_matches_cpu(gpu.grad_weight, cpu.grad_weight, tolerance(dtype),
+      // The running statistics stay float32 whatever x's dtype, and their update may round
+      // 0.1 * mean once or twice (a fused multiply-add on one device only).
+      const auto parameters = c.affine ? tolerance(dtype) : tolerance(kFloat32);
+      expect_matches_cpu(gpu.grad_weight, cpu.grad_weight, parameters,
                          what + (c.affine ? " grad_weight" : " running_mean"));
-      expect_matches_cpu(gpu.grad_bias, cpu.grad_bias, tolerance(dtype),
+      expect_matches_cpu(gpu.grad_bias, cpu.grad_bias, parameters,
                          what + (c.affine ? " grad_bias" : " running_var"));
     }
   }

@@ -130,6 +130,12 @@ TEST(CudaRuntime, StreamsEventsAndGuards) {
   const Stream side = cuda::stream_from_pool(kGpu);
   EXPECT_NE(side.handle(), nullptr);
   Tensor x = ones({1 << 20}, TensorOptions().device(kGpu));
+  // Milliseconds of work on the default stream ending in x's final value, still queued when
+  // the side stream reads x: without the wait, y would see an earlier fill.
+  Tensor busy = empty({int64_t{1} << 28}, TensorOptions().device(kGpu));
+  for (int i = 0; i < 20; ++i) busy.fill_(i);
+  x.fill_(0.5);
+  x.fill_(1);
   Event ready;
   ready.record(current_stream(kGpu));
   Tensor y;

@@ -16,6 +16,16 @@ namespace {
 std::mutex records_mutex;
 std::array<DeviceErrorRecord*, kMaxCudaDevices> records{};
 
+// Sets `claimed` (device memory of `device`) to 0 and waits until it is.
+void clear_claim(int device, int32_t* claimed) {
+  int previous = 0;
+  ACCEL_CUDA_CHECK(cudaGetDevice(&previous), "device error record");
+  ACCEL_CUDA_CHECK(cudaSetDevice(device), "device error record");
+  ACCEL_CUDA_CHECK(cudaMemset(claimed, 0, sizeof(int32_t)), "device error record");
+  ACCEL_CUDA_CHECK(cudaDeviceSynchronize(), "device error record");
+  ACCEL_CUDA_CHECK(cudaSetDevice(previous), "device error record");
+}
+
 }  // namespace
 
 DeviceErrorRecord* device_error_record(int device) {
@@ -23,11 +33,20 @@ DeviceErrorRecord* device_error_record(int device) {
   DeviceErrorRecord*& record = records[static_cast<size_t>(device)];
   if (record == nullptr) {
     // Mapped pinned memory is one allocation visible to every device (unified addressing), so
-    // the host reads it without a copy. It lives as long as the process.
+    // the host reads it without a copy; the claim flag is allocated on the device itself. Both
+    // live as long as the process.
     void* memory = nullptr;
     ACCEL_CUDA_CHECK(cudaHostAlloc(&memory, sizeof(DeviceErrorRecord), cudaHostAllocMapped),
                      "device error record");
+    void* claimed = nullptr;
+    int previous = 0;
+    ACCEL_CUDA_CHECK(cudaGetDevice(&previous), "device error record");
+    ACCEL_CUDA_CHECK(cudaSetDevice(device), "device error record");
+    ACCEL_CUDA_CHECK(cudaMalloc(&claimed, sizeof(int32_t)), "device error record");
+    ACCEL_CUDA_CHECK(cudaSetDevice(previous), "device error record");
+    clear_claim(device, static_cast<int32_t*>(claimed));
     record = new (memory) DeviceErrorRecord{};
+    record->claimed = static_cast<int32_t*>(claimed);
   }
   return record;
 }
@@ -41,6 +60,10 @@ void raise_device_error(int device) {
     if (record == nullptr || record->ready == 0) return;
     error = *record;
     *record = DeviceErrorRecord{};
+    record->claimed = error.claimed;
+    // The device's work is complete (the caller synchronized): nothing races this reset, and it
+    // is done before any later kernel is launched.
+    clear_claim(device, error.claimed);
   }
   switch (error.kind) {
     case DeviceErrorKind::IndexOutOfRange:

@@ -10,9 +10,10 @@ __device__ inline void report_device_error(DeviceErrorRecord* record, DeviceErro
                                            const char* op, int64_t value = 0, int64_t size = 0,
                                            int64_t dim = 0, double real_value = 0) {
   // Once a report has claimed the record, later ones (a tensor full of bad indices) stop at
-  // this read instead of each queuing an atomic on host memory; the atomic settles races.
-  if (*static_cast<volatile int32_t*>(&record->claimed) != 0) return;
-  if (atomicCAS(&record->claimed, 0, 1) != 0) return;
+  // this read instead of each queuing an atomic; the atomic settles races.
+  int32_t* claimed = record->claimed;
+  if (*static_cast<volatile int32_t*>(claimed) != 0) return;
+  if (atomicCAS(claimed, 0, 1) != 0) return;
   record->kind = kind;
   record->op = op;
   record->value = value;

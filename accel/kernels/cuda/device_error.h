@@ -2,7 +2,8 @@
 // probability outside [0, 1]): a kernel cannot throw, so it writes the first error into a
 // small record in host-mapped pinned memory, one per device, and the runtime raises it as
 // accel::Error at the next synchronization with that device, worded as the CPU words it at
-// once.
+// once. The first reporter is decided by an atomic on a flag in the device's own memory: atomics
+// on host memory across PCIe need the platform's support.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +18,8 @@ enum class DeviceErrorKind : int32_t {
 };
 
 struct DeviceErrorRecord {
-  int32_t claimed;  // 0 until a kernel reports; the first reporter sets it to 1
-  int32_t ready;    // set to 1 after the fields below are written
+  int32_t* claimed;  // in device memory: 0 until a kernel reports; the first sets it to 1
+  int32_t ready;     // set to 1 after the fields below are written
   DeviceErrorKind kind;
   const char* op;  // a string literal of the host's (kernels only copy the pointer)
   int64_t value, size, dim;
