@@ -262,6 +262,12 @@ std::string Trainer::load_checkpoint(const std::string& path, bool load_optimize
                                      bool load_scheduler) {
   const char* op = "Trainer::load_checkpoint";
   const CheckpointInfo info = read_checkpoint_info(op, path);
+  // Every file is read and checked against this Trainer before any is applied: a bad one
+  // leaves the model, optimizer and scheduler as they were. The model first: weights that do
+  // not fit it matter more than which optional states the file holds.
+  const std::string model_path = path + "/" + kModelFile;
+  const nn::OrderedDict<Tensor> model_state = nn::Module::read_state_dict(model_path);
+  in_file(op, model_path, [&] { model_->check_state_dict(model_state); });
   if (load_optimizer) {
     ACCEL_CHECK(info.has_optimizer, op,
                 "\"{}\" holds no optimizer state; pass load_optimizer = false to load the weights "
@@ -274,16 +280,12 @@ std::string Trainer::load_checkpoint(const std::string& path, bool load_optimize
   if (load_scheduler && info.has_scheduler) {
     ACCEL_CHECK(scheduler_ != nullptr, op,
                 "\"{}\" holds scheduler state but the Trainer has no scheduler to load it into "
-                "(create it by training with create_scheduler_fn, or pass load_scheduler = false)",
+                "(a Trainer has one only once train() has created it with create_scheduler_fn; "
+                "to load weights for evaluation or a new run, pass load_scheduler = false)",
                 path);
   }
   ACCEL_CHECK(!load_scheduler || !scheduler_ || info.has_scheduler, op,
               "\"{}\" holds no scheduler state; pass load_scheduler = false", path);
-  // Every file is read and checked against this Trainer before any is applied: a bad one
-  // leaves the model, optimizer and scheduler as they were.
-  const std::string model_path = path + "/" + kModelFile;
-  const nn::OrderedDict<Tensor> model_state = nn::Module::read_state_dict(model_path);
-  in_file(op, model_path, [&] { model_->check_state_dict(model_state); });
   const std::string optimizer_path = path + "/" + kOptimizerFile;
   std::optional<optim::OptimizerStateDict> optimizer_state;
   if (load_optimizer) {
