@@ -4,6 +4,7 @@
 #include "accel/base/device.h"
 #include "accel/base/error.h"
 #include "accel/base/scalar_type.h"
+#include "accel/base/warning.h"
 #include "accel/core/allocator.h"
 #include "accel/core/autocast.h"
 #include "accel/core/autograd/engine.h"

@@ -41,7 +41,13 @@ void replace_data(const Tensor& tensor, const Tensor& converted) {
 
 }  // namespace
 
-Tensor Module::forward(const Tensor&) { fail(name(), "forward not implemented for {}", name()); }
+Tensor Module::forward(const Tensor&) {
+  fail(name(),
+       "forward not implemented for {}: Sequential, the Trainer and other generic callers "
+       "call `Tensor forward(const Tensor&) override`; a forward taking its input by value or with "
+       "other arguments hides this one instead of overriding it",
+       name());
+}
 
 std::string Module::name() const {
   const char* mangled = typeid(*this).name();

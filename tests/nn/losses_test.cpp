@@ -408,5 +408,27 @@ TEST(RegressionLosses, ShapesMustBroadcast) {
       {"huber_loss", "delta"});
 }
 
+// A target that broadcasts against an input of another shape is legal but usually a mistake
+// ([N, 1] predictions against [N] targets average N x N differences): a warning, once per
+// distinct message, as PyTorch's UserWarning.
+TEST(RegressionLosses, ATargetOfAnotherShapeWarnsOnce) {
+  std::vector<std::string> warnings;
+  const WarningHandler previous =
+      set_warning_handler([&](const std::string& message) { warnings.push_back(message); });
+  const Tensor x = zeros({4, 1}), y = ones({4});
+  EXPECT_FLOAT_EQ(F::mse_loss(x, y).item<float>(), 1.f);  // still computed, over [4, 4]
+  (void)F::mse_loss(x, y);
+  (void)F::l1_loss(x, y);
+  (void)F::smooth_l1_loss(zeros({3}), ones({1}));
+  (void)F::huber_loss(x, y.view({4, 1}));  // same shapes: no warning
+  set_warning_handler(previous);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0],
+            "mse_loss: target size [4] differs from input size [4, 1]; they broadcast to [4, 4], "
+            "which is likely a mistake (unsqueeze or view the target to the input's shape)");
+  EXPECT_EQ(warnings[1].rfind("l1_loss: target size [4]", 0), 0u) << warnings[1];
+  EXPECT_EQ(warnings[2].rfind("smooth_l1_loss: target size [1] differs", 0), 0u) << warnings[2];
+}
+
 }  // namespace
 }  // namespace accel

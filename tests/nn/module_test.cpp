@@ -251,6 +251,9 @@ TEST(Module, DefaultForwardNamesTheModule) {
     EXPECT_NE(std::string(e.what()).find("forward not implemented for NoForward"),
               std::string::npos)
         << e.what();
+    EXPECT_NE(std::string(e.what()).find("Tensor forward(const Tensor&) override"),
+              std::string::npos)
+        << e.what();
   }
 }
 

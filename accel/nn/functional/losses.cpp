@@ -6,6 +6,7 @@
 #include "accel/nn/functional/losses.h"
 
 #include "accel/base/error.h"
+#include "accel/base/warning.h"
 #include "accel/core/autocast.h"
 #include "accel/core/autograd/function.h"
 #include "accel/core/backend.h"
@@ -57,6 +58,18 @@ Tensor optional_weight(const Tensor& weight, const Tensor& like) {
 // Element-wise losses between input and target broadcast together (PyTorch broadcasts them).
 void check_broadcastable(const char* op, const Tensor& input, const Tensor& target) {
   (void)broadcast_shapes(input.sizes(), target.sizes(), op);
+}
+
+// An element-wise loss whose target broadcasts against an input of another shape: legal, but
+// a [N, 1] prediction against a [N] target silently averages N x N differences. PyTorch warns.
+void check_target_broadcasts(const char* op, const Tensor& input, const Tensor& target) {
+  check_broadcastable(op, input, target);
+  if (input.sizes() != target.sizes()) {
+    warn(op,
+         "target size {} differs from input size {}; they broadcast to {}, which is likely a "
+         "mistake (unsqueeze or view the target to the input's shape)",
+         target.sizes(), input.sizes(), broadcast_shapes(input.sizes(), target.sizes(), op));
+  }
 }
 
 void check_same_shape(const char* op, const Tensor& input, const Tensor& target) {
@@ -278,7 +291,7 @@ Tensor mse_loss(const Tensor& input_, const Tensor& target_, const MSELossFuncOp
   constexpr const char* op = "mse_loss";
   const Tensor input = loss_input(op, input_, "input");
   const Tensor target = loss_target(op, target_, input);
-  check_broadcastable(op, input, target);
+  check_target_broadcasts(op, input, target);
   const Tensor diff = input - target;
   return reduce(diff * diff, options.reduction());
 }
@@ -287,7 +300,7 @@ Tensor l1_loss(const Tensor& input_, const Tensor& target_, const L1LossFuncOpti
   constexpr const char* op = "l1_loss";
   const Tensor input = loss_input(op, input_, "input");
   const Tensor target = loss_target(op, target_, input);
-  check_broadcastable(op, input, target);
+  check_target_broadcasts(op, input, target);
   return reduce((input - target).abs(), options.reduction());
 }
 
@@ -296,7 +309,7 @@ Tensor smooth_l1_loss(const Tensor& input_, const Tensor& target_,
   constexpr const char* op = "smooth_l1_loss";
   const Tensor input = loss_input(op, input_, "input");
   const Tensor target = loss_target(op, target_, input);
-  check_broadcastable(op, input, target);
+  check_target_broadcasts(op, input, target);
   const double beta = options.beta();
   ACCEL_CHECK(beta >= 0, op, "beta must be non-negative, got {}", beta);
   const Tensor z = (input - target).abs();
@@ -309,7 +322,7 @@ Tensor huber_loss(const Tensor& input_, const Tensor& target_,
   constexpr const char* op = "huber_loss";
   const Tensor input = loss_input(op, input_, "input");
   const Tensor target = loss_target(op, target_, input);
-  check_broadcastable(op, input, target);
+  check_target_broadcasts(op, input, target);
   const double delta = options.delta();
   ACCEL_CHECK(delta > 0, op, "delta must be positive, got {}", delta);
   const Tensor z = (input - target).abs();
