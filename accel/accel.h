@@ -12,6 +12,7 @@
 #include "accel/core/conv.h"
 #include "accel/core/cuda.h"
 #include "accel/core/factories.h"
+#include "accel/core/indexing.h"
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
 #include "accel/core/io/safetensors.h"

@@ -111,6 +111,11 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index);
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);
+// The coordinates of a's nonzero elements, [count, a.dim()] int64 in row-major order (computed
+// on the host: the count decides the shape). Tensor::index and index_put_: core/indexing.h.
+Tensor nonzero(const Tensor& a);
+// a's elements where mask (bool, broadcast with a) is true, as a 1-D tensor.
+Tensor masked_select(const Tensor& a, const Tensor& mask);
 Tensor cat(TensorList tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);

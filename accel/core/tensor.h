@@ -27,6 +27,9 @@ namespace accel {
 namespace autograd {
 class Node;
 }
+namespace indexing {
+class TensorIndex;
+}
 
 class Tensor {
  public:
@@ -226,6 +229,19 @@ class Tensor {
   Tensor select(int64_t dim, int64_t index) const;
   Tensor operator[](int64_t index) const { return select(0, index); }
   Tensor index_select(int64_t dim, const Tensor& index) const;
+  // x.index({Slice(), 0}), x.index({mask}), x.index_put_({idx}, v): core/indexing.h.
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(const std::vector<indexing::TensorIndex>& indices) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Tensor& value, bool accumulate = false) const;
+  const Tensor& index_put_(const std::vector<indexing::TensorIndex>& indices, const Tensor& value,
+                           bool accumulate = false) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Scalar& value) const;
+  const Tensor& index_put_(const std::vector<indexing::TensorIndex>& indices,
+                           const Scalar& value) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor nonzero() const;
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;

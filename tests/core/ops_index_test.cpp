@@ -7,6 +7,7 @@
 namespace accel {
 namespace {
 
+using namespace indexing;
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -49,6 +50,26 @@ const std::vector<OpCase> kIndexCases = {
      }},
     {"chunk", [](const V& x) { return weighted_join(x[0].chunk(3, 1), 1); }},
     {"chunk_fewer", [](const V& x) { return weighted_join(x[0].chunk(4, -2), 0); }},
+    {"index_basic",
+     [](const V& x) {
+       return x[0].index({Slice(1, None), None, Ellipsis, -1});
+     }},
+    {"index_tensor",
+     [](const V& x) {
+       return x[0].index({Slice(), x[1]});
+     }},
+    {"index_tensors_apart",
+     [](const V& x) {
+       return x[0].index({x[1], Slice(), x[2]});
+     }},
+    {"index_mask", [](const V& x) { return x[0].index({x[0] > 0}); }},
+    {"index_put",
+     [](const V& x) {
+       return x[0].clone().index_put_({tensor({2, 0})}, x[1]);
+     }},
+    {"index_put_accumulate",
+     [](const V& x) { return x[0].clone().index_put_({x[1]}, x[2], /*accumulate=*/true); }},
+    {"masked_select", [](const V& x) { return masked_select(x[0], x[0].sum(1, true) > 0); }},
 };
 
 ACCEL_OP_TEST_SUITE(IndexOps, "ops_index.json", kIndexCases);

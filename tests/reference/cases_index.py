@@ -43,4 +43,16 @@ CASES = {
     "split_sizes": Case(lambda a: weighted_join(a.split([1, 3, 2], 0), 0), [S(6, 2)]),
     "chunk": Case(lambda a: weighted_join(a.chunk(3, 1), 1), [S(2, 7)]),
     "chunk_fewer": Case(lambda a: weighted_join(a.chunk(4, -2), 0), [S(6, 2)]),
+    # Tensor::index / index_put_ (Python's x[...]); appended last so the cases above keep
+    # their random draws.
+    "index_basic": Case(lambda a: a[1:, None, ..., -1], [S(3, 2, 4)]),
+    "index_tensor": Case(lambda a, i: a[:, i], [S(3, 4), S(2, 3, domain="int:0:4")]),
+    "index_tensors_apart": Case(lambda a, i, j: a[i, :, j],
+                                [S(3, 2, 4), S(2, 1, domain="int:0:3"), S(3, domain="int:0:4")]),
+    "index_mask": Case(lambda a: a[a > 0], [S(3, 4)]),
+    "index_put": Case(lambda a, v: a.index_put((torch.tensor([2, 0]),), v), [S(3, 2), S(2, 2)]),
+    "index_put_accumulate": Case(lambda a, i, v: a.index_put((i,), v, accumulate=True),
+                                 [S(3, 2), S(4, domain="int:0:3"), S(4, 2)]),
+    "masked_select": Case(lambda a: torch.masked_select(a, a.sum(1, keepdim=True) > 0),
+                          [S(4, 3)]),
 }

@@ -18,15 +18,6 @@ void check_index(const Tensor& self, const Tensor& index, const char* op) {
   check_same_device(self, index, op);
 }
 
-// Every index must address an element of dim `dim` (size `size`): checked before any write
-// (on a device, reported at the next synchronization; its kernels skip such indices).
-void check_index_range(const Tensor& index, int64_t dim, int64_t size, const char* op) {
-  const Tensor values = index.contiguous();
-  backend(values.device())
-      .check_indices(values.dtype(), values.data_ptr(), values.numel(), size, {op, dim},
-                     current_stream(values.device()));
-}
-
 // The index has self's rank and fits inside self apart from `dim`, and inside src if any.
 void check_index_shape(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
                        const char* op) {

@@ -117,6 +117,13 @@ void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* o
               out.storage_offset());
 }
 
+void check_index_range(const Tensor& index, int64_t dim, int64_t size, const char* op) {
+  const Tensor values = index.contiguous();
+  backend(values.device())
+      .check_indices(values.dtype(), values.data_ptr(), values.numel(), size, {op, dim},
+                     current_stream(values.device()));
+}
+
 ScalarBuffer::ScalarBuffer(const Scalar& value, ScalarType t, const char* op) {
   dispatch_all(t, op, [&]<typename T>() {
     const T v = value.to<T>(op);

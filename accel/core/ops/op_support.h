@@ -39,6 +39,11 @@ void check_no_internal_overlap(const Tensor& out, const char* op);
 // as in PyTorch.
 void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op);
 
+// Every index (int64 or int32) must address an element of dim `dim` (size `size`): checked
+// before any write (on a device, reported at the next synchronization; its kernels skip such
+// indices).
+void check_index_range(const Tensor& index, int64_t dim, int64_t size, const char* op);
+
 // A C++ number stored as dtype `t`, to be read by kernels like a 0-dim tensor; an accel::Error
 // naming `op` when it does not fit `t` (Scalar::to).
 struct ScalarBuffer {
