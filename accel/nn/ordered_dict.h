@@ -13,7 +13,13 @@ namespace accel::nn {
 template <typename V>
 class OrderedDict {
  public:
-  using Item = std::pair<std::string, V>;
+  // An entry: .first and .second, or LibTorch's .key() and .value().
+  struct Item : std::pair<std::string, V> {
+    using std::pair<std::string, V>::pair;
+    const std::string& key() const { return this->first; }
+    V& value() { return this->second; }
+    const V& value() const { return this->second; }
+  };
 
   // Appends `value` under `key`; a key already present is an error naming `op`.
   V& insert(std::string key, V value, const char* op = "OrderedDict") {

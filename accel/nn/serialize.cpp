@@ -7,7 +7,8 @@
 namespace accel::nn {
 
 void Module::save(const std::string& path) const {
-  io::save_safetensors(path, state_dict().items());
+  const OrderedDict<Tensor> state = state_dict();
+  io::save_safetensors(path, io::NamedTensors(state.begin(), state.end()));
 }
 
 OrderedDict<Tensor> Module::read_state_dict(const std::string& path) {

@@ -66,6 +66,25 @@ TEST(Factories, TensorFromValues) {
   EXPECT_EQ(tensor({1.0, 2.0}, TensorOptions().device(kCPU)).dtype(), kFloat64);
 }
 
+TEST(Factories, TensorFromNestedLists) {
+  const Tensor matrix = tensor({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  EXPECT_EQ(matrix.dtype(), kFloat32);
+  EXPECT_EQ(matrix.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(matrix.index({1, 2}).item<float>(), 6.f);
+  const Tensor cube = tensor({{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}});
+  EXPECT_EQ(cube.dtype(), kInt64);
+  EXPECT_EQ(cube.sizes(), IntArrayRef({2, 2, 2}));
+  EXPECT_EQ(cube.index({1, 0, 1}).item<int64_t>(), 6);
+  EXPECT_EQ(tensor({{1.0, 2.0}}).dtype(), kFloat64);
+  EXPECT_EQ(tensor({{true, false}, {false, true}}).sum().item<int64_t>(), 2);
+  EXPECT_EQ(tensor({{1, 2}, {3, 4}}, kFloat32).dtype(), kFloat32);
+  expect_error_containing(
+      [] {
+        (void)tensor({{1.f, 2.f}, {3.f}});
+      },
+      "expected 2 at level 1, got 1");
+}
+
 TEST(Factories, FullTakesTheValuesTypeWithoutADtype) {
   EXPECT_EQ(full({2}, 3).dtype(), kInt64);
   EXPECT_EQ(full({2}, true).dtype(), kBool);

@@ -55,6 +55,15 @@ TEST(Module, NamedParametersFollowPyTorchNaming) {
   EXPECT_EQ(model->parameters(false).size(), 0u);
   EXPECT_EQ(model->named_parameters()["main.2.weight"].sizes(), IntArrayRef({64, 128}));
   for (const Tensor& p : model->parameters()) EXPECT_TRUE(p.requires_grad());
+  // Items read as LibTorch's (key(), value()) or as pairs.
+  for (const auto& item : model->named_parameters()) {
+    EXPECT_EQ(item.key(), item.first);
+    EXPECT_TRUE(item.value().is_same(item.second));
+  }
+  const auto named = model->named_parameters();
+  const auto& [name, weight] = *named.begin();
+  EXPECT_EQ(name, "main.0.weight");
+  EXPECT_EQ(weight.dim(), 2);
   // Parameters are the layers' own tensors.
   auto first = model->main->at<nn::LinearImpl>(0);
   EXPECT_TRUE(model->parameters()[0].is_same(first->weight));
