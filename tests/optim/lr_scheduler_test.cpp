@@ -225,6 +225,26 @@ TEST(LRScheduler, SequentialLRLoadsAllOrNothing) {
   EXPECT_EQ(sequential.get_last_lr(), before.last_lr);
 }
 
+// As in LibTorch, a scheduler also takes the optimizer itself (kept alive by the caller).
+TEST(LRScheduler, TakesAnOptimizerByReferenceAsLibTorch) {
+  Tensor w = zeros({2}).requires_grad_();
+  SGD sgd({w}, SGDOptions(0.1));
+  StepLR scheduler(sgd, 2, 0.5);
+  std::vector<double> rates;
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    sgd.step();
+    scheduler.step();
+    rates.push_back(scheduler.get_last_lr()[0]);
+  }
+  EXPECT_EQ(rates, (std::vector<double>{0.1, 0.05, 0.05, 0.025}));
+  EXPECT_DOUBLE_EQ(sgd.param_groups()[0].options().get_lr(), 0.025);
+  auto shared = make_optimizer(false);
+  SequentialLR sequence(
+      *shared, {std::make_shared<StepLR>(shared, 3), std::make_shared<StepLR>(*shared, 2)}, {4});
+  EXPECT_EQ(sequence.get_last_lr().size(), shared->param_groups().size());
+  EXPECT_THROW(StepLR(nullptr, 2), Error);
+}
+
 TEST(LRScheduler, InconsistentArgumentsAreErrors) {
   auto opt = make_optimizer(false);
   EXPECT_THROW(StepLR(opt, 0), Error);

@@ -7,8 +7,7 @@
 
 namespace accel::optim {
 
-CosineAnnealingLR::CosineAnnealingLR(std::shared_ptr<Optimizer> optimizer, int64_t T_max,
-                                     double eta_min)
+CosineAnnealingLR::CosineAnnealingLR(OptimizerRef optimizer, int64_t T_max, double eta_min)
     : LRScheduler("CosineAnnealingLR", std::move(optimizer)), t_max_(T_max), eta_min_(eta_min) {
   ACCEL_CHECK(T_max > 0, name(), "T_max must be positive, got {}", T_max);
   initial_step();

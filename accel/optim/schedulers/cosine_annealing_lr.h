@@ -8,7 +8,7 @@ namespace accel::optim {
 
 class CosineAnnealingLR : public LRScheduler {
  public:
-  CosineAnnealingLR(std::shared_ptr<Optimizer> optimizer, int64_t T_max, double eta_min = 0.0);
+  CosineAnnealingLR(OptimizerRef optimizer, int64_t T_max, double eta_min = 0.0);
 
  private:
   std::vector<double> get_lr(bool initial) override;

@@ -7,7 +7,7 @@
 
 namespace accel::optim {
 
-CosineLrScheduler::CosineLrScheduler(std::shared_ptr<Optimizer> optimizer, int64_t total_num_epochs,
+CosineLrScheduler::CosineLrScheduler(OptimizerRef optimizer, int64_t total_num_epochs,
                                      int64_t num_update_steps_per_epoch,
                                      CosineLrSchedulerOptions options)
     : SchedulerBase("CosineLrScheduler", std::move(optimizer)),

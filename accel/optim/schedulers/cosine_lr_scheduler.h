@@ -38,7 +38,7 @@ class CosineLrSchedulerOptions {
 // minimum at the last cosine index.
 class CosineLrScheduler : public SchedulerBase {
  public:
-  CosineLrScheduler(std::shared_ptr<Optimizer> optimizer, int64_t total_num_epochs,
+  CosineLrScheduler(OptimizerRef optimizer, int64_t total_num_epochs,
                     int64_t num_update_steps_per_epoch,
                     CosineLrSchedulerOptions options = CosineLrSchedulerOptions());
 

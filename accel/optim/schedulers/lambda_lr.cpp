@@ -3,11 +3,12 @@
 
 namespace accel::optim {
 
-LambdaLR::LambdaLR(std::shared_ptr<Optimizer> optimizer, Lambda lr_lambda)
-    : LambdaLR(optimizer, std::vector<Lambda>(optimizer ? optimizer->param_groups().size() : 0,
-                                              std::move(lr_lambda))) {}
+LambdaLR::LambdaLR(OptimizerRef optimizer, Lambda lr_lambda)
+    : LambdaLR(optimizer, std::vector<Lambda>(
+                              optimizer.shared() ? optimizer.shared()->param_groups().size() : 0,
+                              std::move(lr_lambda))) {}
 
-LambdaLR::LambdaLR(std::shared_ptr<Optimizer> optimizer, std::vector<Lambda> lr_lambdas)
+LambdaLR::LambdaLR(OptimizerRef optimizer, std::vector<Lambda> lr_lambdas)
     : LRScheduler("LambdaLR", std::move(optimizer)), lr_lambdas_(std::move(lr_lambdas)) {
   ACCEL_CHECK(lr_lambdas_.size() == base_lrs().size(), name(),
               "got {} lr_lambdas for {} parameter groups", lr_lambdas_.size(), base_lrs().size());

@@ -11,9 +11,9 @@ class LambdaLR : public LRScheduler {
  public:
   using Lambda = std::function<double(int64_t epoch)>;
   // One function for all groups.
-  LambdaLR(std::shared_ptr<Optimizer> optimizer, Lambda lr_lambda);
+  LambdaLR(OptimizerRef optimizer, Lambda lr_lambda);
   // One function per group.
-  LambdaLR(std::shared_ptr<Optimizer> optimizer, std::vector<Lambda> lr_lambdas);
+  LambdaLR(OptimizerRef optimizer, std::vector<Lambda> lr_lambdas);
 
  private:
   std::vector<double> get_lr(bool initial) override;

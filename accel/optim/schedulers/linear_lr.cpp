@@ -4,7 +4,7 @@
 
 namespace accel::optim {
 
-LinearLR::LinearLR(std::shared_ptr<Optimizer> optimizer, double start_factor, double end_factor,
+LinearLR::LinearLR(OptimizerRef optimizer, double start_factor, double end_factor,
                    int64_t total_iters)
     : LRScheduler("LinearLR", std::move(optimizer)),
       start_factor_(start_factor),

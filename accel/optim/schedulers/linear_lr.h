@@ -8,8 +8,8 @@ namespace accel::optim {
 
 class LinearLR : public LRScheduler {
  public:
-  LinearLR(std::shared_ptr<Optimizer> optimizer, double start_factor = 1.0 / 3,
-           double end_factor = 1.0, int64_t total_iters = 5);
+  LinearLR(OptimizerRef optimizer, double start_factor = 1.0 / 3, double end_factor = 1.0,
+           int64_t total_iters = 5);
 
  private:
   std::vector<double> get_lr(bool initial) override;

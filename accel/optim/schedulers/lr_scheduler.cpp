@@ -8,8 +8,8 @@ void check_loaded_last_epoch(std::string_view op, int64_t last_epoch) {
               "the state's 'last_epoch' must be in [-1, {}], got {}", kMaxLastEpoch, last_epoch);
 }
 
-LRScheduler::LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer)
-    : name_(std::move(name)), optimizer_(std::move(optimizer)) {
+LRScheduler::LRScheduler(std::string name, OptimizerRef optimizer)
+    : name_(std::move(name)), optimizer_(optimizer.shared()) {
   ACCEL_CHECK(optimizer_ != nullptr, name_, "the optimizer is null");
   for (OptimizerParamGroup& group : optimizer_->param_groups()) {
     if (!group.initial_lr()) group.set_initial_lr(group.options().get_lr());

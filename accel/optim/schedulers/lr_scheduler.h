@@ -4,6 +4,8 @@
 // (PyTorch's recursive forms, which scale the groups' current rates) into the optimizer.
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,6 +35,22 @@ inline constexpr int64_t kMaxLastEpoch = int64_t{1} << 53;
 // lies in [-1, kMaxLastEpoch] (-1: not stepped yet).
 void check_loaded_last_epoch(std::string_view op, int64_t last_epoch);
 
+// What a scheduler is given its optimizer as: a shared_ptr (shared ownership, as the Trainer
+// passes it) or, as in LibTorch, the optimizer itself (StepLR scheduler(optimizer, 10)), which
+// the caller then keeps alive as long as the scheduler.
+class OptimizerRef {
+ public:
+  template <std::derived_from<Optimizer> O>
+  OptimizerRef(std::shared_ptr<O> optimizer) : optimizer_(std::move(optimizer)) {}
+  OptimizerRef(Optimizer& optimizer) : optimizer_(std::shared_ptr<Optimizer>(), &optimizer) {}
+  OptimizerRef(std::nullptr_t) {}
+  // Shares ownership when given a shared_ptr, else owns nothing.
+  const std::shared_ptr<Optimizer>& shared() const { return optimizer_; }
+
+ private:
+  std::shared_ptr<Optimizer> optimizer_;
+};
+
 class LRScheduler {
  public:
   virtual ~LRScheduler() = default;
@@ -53,7 +71,7 @@ class LRScheduler {
   virtual void check_state(const LRSchedulerState& state) const;
 
  protected:
-  LRScheduler(std::string name, std::shared_ptr<Optimizer> optimizer);
+  LRScheduler(std::string name, OptimizerRef optimizer);
   // Called at the end of each subclass constructor (get_lr needs the subclass's members).
   void initial_step();
   // The rates for last_epoch(); `initial` during the constructor's step.

@@ -10,8 +10,9 @@ namespace accel::optim {
 namespace {
 
 // Records the cycle's starting rate (max_lr / div_factor) as each group's base rate.
-std::shared_ptr<Optimizer> with_initial_lr(std::shared_ptr<Optimizer> optimizer, double max_lr,
+std::shared_ptr<Optimizer> with_initial_lr(const OptimizerRef& ref, double max_lr,
                                            double div_factor) {
+  const std::shared_ptr<Optimizer>& optimizer = ref.shared();
   ACCEL_CHECK(optimizer != nullptr, "OneCycleLR", "the optimizer is null");
   for (OptimizerParamGroup& group : optimizer->param_groups()) {
     group.set_initial_lr(max_lr / div_factor);
@@ -21,7 +22,7 @@ std::shared_ptr<Optimizer> with_initial_lr(std::shared_ptr<Optimizer> optimizer,
 
 }  // namespace
 
-OneCycleLR::OneCycleLR(std::shared_ptr<Optimizer> optimizer, double max_lr, int64_t total_steps,
+OneCycleLR::OneCycleLR(OptimizerRef optimizer, double max_lr, int64_t total_steps,
                        OneCycleLROptions options)
     : LRScheduler("OneCycleLR",
                   with_initial_lr(std::move(optimizer), max_lr, options.div_factor())),

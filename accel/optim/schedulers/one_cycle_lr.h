@@ -23,7 +23,7 @@ class OneCycleLROptions {
 
 class OneCycleLR : public LRScheduler {
  public:
-  OneCycleLR(std::shared_ptr<Optimizer> optimizer, double max_lr, int64_t total_steps,
+  OneCycleLR(OptimizerRef optimizer, double max_lr, int64_t total_steps,
              OneCycleLROptions options = OneCycleLROptions());
 
  private:

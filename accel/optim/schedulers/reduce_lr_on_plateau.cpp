@@ -11,9 +11,8 @@ namespace accel::optim {
 using Mode = ReduceLROnPlateauOptions::Mode;
 using ThresholdMode = ReduceLROnPlateauOptions::ThresholdMode;
 
-ReduceLROnPlateau::ReduceLROnPlateau(std::shared_ptr<Optimizer> optimizer,
-                                     ReduceLROnPlateauOptions options)
-    : optimizer_(std::move(optimizer)), options_(options) {
+ReduceLROnPlateau::ReduceLROnPlateau(OptimizerRef optimizer, ReduceLROnPlateauOptions options)
+    : optimizer_(optimizer.shared()), options_(options) {
   ACCEL_CHECK(optimizer_ != nullptr, "ReduceLROnPlateau", "the optimizer is null");
   ACCEL_CHECK(options.factor() < 1.0, "ReduceLROnPlateau", "factor must be < 1, got {}",
               options.factor());

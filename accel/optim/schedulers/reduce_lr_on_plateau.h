@@ -25,7 +25,7 @@ class ReduceLROnPlateauOptions {
 
 class ReduceLROnPlateau {
  public:
-  ReduceLROnPlateau(std::shared_ptr<Optimizer> optimizer,
+  ReduceLROnPlateau(OptimizerRef optimizer,
                     ReduceLROnPlateauOptions options = ReduceLROnPlateauOptions());
 
   void step(double metric);

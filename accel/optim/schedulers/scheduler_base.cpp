@@ -4,7 +4,7 @@
 
 namespace accel::optim {
 
-SchedulerBase::SchedulerBase(std::string name, std::shared_ptr<Optimizer> optimizer)
+SchedulerBase::SchedulerBase(std::string name, OptimizerRef optimizer)
     : LRScheduler(std::move(name), std::move(optimizer)) {}
 
 void SchedulerBase::step_update(int64_t num_updates) {

@@ -21,7 +21,7 @@ class SchedulerBase : public LRScheduler {
   int64_t num_updates() const { return last_epoch() - 1; }
 
  protected:
-  SchedulerBase(std::string name, std::shared_ptr<Optimizer> optimizer);
+  SchedulerBase(std::string name, OptimizerRef optimizer);
   // Each group's rate at step index num_updates.
   virtual std::vector<double> get_updated_values(int64_t num_updates) const = 0;
   // The rates written at construction.

@@ -6,7 +6,7 @@
 
 namespace accel::optim {
 
-SequentialLR::SequentialLR(std::shared_ptr<Optimizer> optimizer,
+SequentialLR::SequentialLR(OptimizerRef optimizer,
                            std::vector<std::shared_ptr<LRScheduler>> schedulers,
                            std::vector<int64_t> milestones)
     : LRScheduler("SequentialLR", optimizer),
@@ -19,8 +19,8 @@ SequentialLR::SequentialLR(std::shared_ptr<Optimizer> optimizer,
   ACCEL_CHECK(std::is_sorted(milestones_.begin(), milestones_.end()), name(),
               "milestones must be increasing, got {}", milestones_);
   for (size_t i = 0; i < schedulers_.size(); ++i) {
-    ACCEL_CHECK(schedulers_[i] && schedulers_[i]->optimizer_ == optimizer, name(),
-                "scheduler {} does not drive the SequentialLR's optimizer", i);
+    ACCEL_CHECK(schedulers_[i] && schedulers_[i]->optimizer_.get() == optimizer.shared().get(),
+                name(), "scheduler {} does not drive the SequentialLR's optimizer", i);
   }
   initial_step();
 }

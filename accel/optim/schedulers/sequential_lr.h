@@ -10,8 +10,7 @@ namespace accel::optim {
 class SequentialLR : public LRScheduler {
  public:
   // The schedulers must drive `optimizer`; milestones: one fewer than schedulers, increasing.
-  SequentialLR(std::shared_ptr<Optimizer> optimizer,
-               std::vector<std::shared_ptr<LRScheduler>> schedulers,
+  SequentialLR(OptimizerRef optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                std::vector<int64_t> milestones);
 
   LRSchedulerState state_dict() const override;

@@ -16,7 +16,7 @@ std::vector<double> scaled(std::vector<double> lrs, double factor) {
 
 }  // namespace
 
-StepLR::StepLR(std::shared_ptr<Optimizer> optimizer, int64_t step_size, double gamma)
+StepLR::StepLR(OptimizerRef optimizer, int64_t step_size, double gamma)
     : LRScheduler("StepLR", std::move(optimizer)), step_size_(step_size), gamma_(gamma) {
   ACCEL_CHECK(step_size > 0, name(), "step_size must be positive, got {}", step_size);
   initial_step();
@@ -27,8 +27,7 @@ std::vector<double> StepLR::get_lr(bool) {
   return scaled(group_lrs(), gamma_);
 }
 
-MultiStepLR::MultiStepLR(std::shared_ptr<Optimizer> optimizer, std::vector<int64_t> milestones,
-                         double gamma)
+MultiStepLR::MultiStepLR(OptimizerRef optimizer, std::vector<int64_t> milestones, double gamma)
     : LRScheduler("MultiStepLR", std::move(optimizer)),
       milestones_(std::move(milestones)),
       gamma_(gamma) {
@@ -41,7 +40,7 @@ std::vector<double> MultiStepLR::get_lr(bool) {
   return scaled(group_lrs(), std::pow(gamma_, static_cast<double>(hits)));
 }
 
-ExponentialLR::ExponentialLR(std::shared_ptr<Optimizer> optimizer, double gamma)
+ExponentialLR::ExponentialLR(OptimizerRef optimizer, double gamma)
     : LRScheduler("ExponentialLR", std::move(optimizer)), gamma_(gamma) {
   initial_step();
 }

@@ -10,7 +10,7 @@ namespace accel::optim {
 
 class StepLR : public LRScheduler {
  public:
-  StepLR(std::shared_ptr<Optimizer> optimizer, int64_t step_size, double gamma = 0.1);
+  StepLR(OptimizerRef optimizer, int64_t step_size, double gamma = 0.1);
 
  private:
   std::vector<double> get_lr(bool initial) override;
@@ -20,8 +20,7 @@ class StepLR : public LRScheduler {
 
 class MultiStepLR : public LRScheduler {
  public:
-  MultiStepLR(std::shared_ptr<Optimizer> optimizer, std::vector<int64_t> milestones,
-              double gamma = 0.1);
+  MultiStepLR(OptimizerRef optimizer, std::vector<int64_t> milestones, double gamma = 0.1);
 
  private:
   std::vector<double> get_lr(bool initial) override;
@@ -31,7 +30,7 @@ class MultiStepLR : public LRScheduler {
 
 class ExponentialLR : public LRScheduler {
  public:
-  ExponentialLR(std::shared_ptr<Optimizer> optimizer, double gamma);
+  ExponentialLR(OptimizerRef optimizer, double gamma);
 
  private:
   std::vector<double> get_lr(bool initial) override;

@@ -26,7 +26,7 @@ int64_t decay_steps(int64_t period_length, double decay_phase_ratio) {
 
 }  // namespace
 
-WSDLrScheduler::WSDLrScheduler(std::shared_ptr<Optimizer> optimizer, int64_t total_steps,
+WSDLrScheduler::WSDLrScheduler(OptimizerRef optimizer, int64_t total_steps,
                                WSDLrSchedulerOptions options)
     : SchedulerBase("WSDLrScheduler", std::move(optimizer)),
       num_warmup_steps_(options.num_warmup_steps().value_or(

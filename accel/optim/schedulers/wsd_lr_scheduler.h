@@ -43,7 +43,7 @@ class WSDLrScheduler : public SchedulerBase {
     int64_t period_start, period_end, decay_steps, pre_decay_step;
   };
 
-  WSDLrScheduler(std::shared_ptr<Optimizer> optimizer, int64_t total_steps,
+  WSDLrScheduler(OptimizerRef optimizer, int64_t total_steps,
                  WSDLrSchedulerOptions options = WSDLrSchedulerOptions());
 
   const std::vector<int64_t>& checkpoint_steps() const { return checkpoint_steps_; }
