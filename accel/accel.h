@@ -50,6 +50,7 @@
 #include "accel/nn/functional/conv.h"
 #include "accel/nn/functional/losses.h"
 #include "accel/nn/functional/normalization.h"
+#include "accel/nn/functional/one_hot.h"
 #include "accel/nn/functional/pooling.h"
 #include "accel/nn/init.h"
 #include "accel/nn/module.h"

@@ -62,6 +62,18 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
 Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b);
 Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b);
 Tensor masked_fill(const Tensor& a, const Tensor& mask, const Scalar& value);
+// ---- logical ops (ops/logical.cpp): any dtype, nonzero is true; results are bool ----
+Tensor logical_not(const Tensor& a);
+Tensor logical_and(const Tensor& a, const Tensor& b);
+Tensor logical_or(const Tensor& a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, const Tensor& b);
+Tensor isnan(const Tensor& a);
+Tensor isinf(const Tensor& a);
+Tensor isfinite(const Tensor& a);
+Tensor any(const Tensor& a);
+Tensor any(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor all(const Tensor& a);
+Tensor all(const Tensor& a, int64_t dim, bool keepdim = false);
 bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
               bool equal_nan = false);
 bool equal(const Tensor& a, const Tensor& b);  // same sizes and the same values
@@ -88,7 +100,14 @@ Tensor logsumexp(const Tensor& a, IntArrayRef dims, bool keepdim = false);
 Tensor softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
+// ---- norms (ops/norm.cpp) ----
+// The p-norm over `dims` (all dims when empty): p = 2 by default, also 1, 0 (the count of
+// nonzeros), inf, -inf and any other real p. Floating inputs.
+Tensor norm(const Tensor& a, const Scalar& p = 2);
+Tensor norm(const Tensor& a, const Scalar& p, IntArrayRef dims, bool keepdim = false);
+
 // ---- matrix products (ops/matmul.cpp) ----
+Tensor dot(const Tensor& a, const Tensor& b);     // two 1-D tensors of one dtype
 Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D, batched and broadcast cases
 Tensor mm(const Tensor& a, const Tensor& b);      // [n,k] x [k,m]
 Tensor bmm(const Tensor& a, const Tensor& b);     // [b,n,k] x [b,k,m]
@@ -121,6 +140,14 @@ Tensor stack(TensorList tensors, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
+// ---- rearrangements (ops/arrange.cpp) ----
+Tensor flip(const Tensor& a, IntArrayRef dims);
+// a tiled repeats[i] times along each dim (more repeats than dims add leading dims).
+Tensor repeat(const Tensor& a, IntArrayRef repeats);
+// The lower (tril) or upper (triu) triangle of the last two dims from diagonal `diagonal` on
+// (0: the main one; > 0 above it), the rest zeroed.
+Tensor tril(const Tensor& a, int64_t diagonal = 0);
+Tensor triu(const Tensor& a, int64_t diagonal = 0);
 
 // ---- copies and conversion (ops/copy.cpp) ----
 Tensor contiguous(const Tensor& a);

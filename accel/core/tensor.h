@@ -242,6 +242,21 @@ class Tensor {
                            const Scalar& value) const;
   Tensor masked_select(const Tensor& mask) const;
   Tensor nonzero() const;
+  Tensor flip(IntArrayRef dims) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor norm(const Scalar& p = 2) const;
+  Tensor norm(const Scalar& p, IntArrayRef dims, bool keepdim = false) const;
+  Tensor dot(const Tensor& other) const;
+  Tensor logical_not() const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
@@ -323,6 +338,11 @@ struct AutogradMeta {
 std::ostream& operator<<(std::ostream& out, const Tensor& t);
 
 // Operators (same semantics as the named ops; comparisons return kBool tensors).
+// Bool tensors only: ~mask, a & b, a | b, a ^ b (the logical ops; any dtype: ops.h).
+Tensor operator~(const Tensor& a);
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Tensor& b);
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator+(const Tensor& a, const Scalar& b);
 Tensor operator+(const Scalar& a, const Tensor& b);

@@ -112,6 +112,19 @@ const std::vector<OpCase> kReduceCases = {
     {"softmax_wide_columns", [](const V& x) { return softmax(x[0], 0); }},
     {"log_softmax_long_rows", [](const V& x) { return log_softmax(x[0], 1); }},
     {"log_softmax_wide_columns", [](const V& x) { return log_softmax(x[0], 0); }},
+    {"norm", [](const V& x) { return x[0].norm(); }},
+    {"norm_dim_keepdim", [](const V& x) { return norm(x[0], 2, {1}, true); }},
+    {"norm_p3_dims",
+     [](const V& x) {
+       return norm(x[0], 3, {0, 2});
+     }},
+    {"norm_p1", [](const V& x) { return norm(x[0], 1, {1}); }},
+    {"norm_inf", [](const V& x) { return norm(x[0], INFINITY, {0}); }},
+    {"norm_zero_row",
+     [](const V& x) {
+       return norm(x[0] * tensor({0.f, 1.f}).view({2, 1}).to(x[0].dtype()), 2, {1});
+     }},
+    {"dot", [](const V& x) { return dot(x[0], x[1]); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);

@@ -66,6 +66,17 @@ const std::vector<OpCase> kViewCases = {
      [](const V& x) {
        return x[0].transpose(0, 1).slice(0, 1).unsqueeze(0).expand({2, -1, -1}).reshape({2, -1});
      }},
+    {"flip",
+     [](const V& x) {
+       return x[0].flip({0, -1});
+     }},
+    {"repeat",
+     [](const V& x) {
+       return x[0].repeat({2, 1, 3});
+     }},
+    {"tril", [](const V& x) { return x[0].tril(); }},
+    {"triu_offset", [](const V& x) { return triu(x[0], 1); }},
+    {"tril_negative_offset", [](const V& x) { return tril(x[0], -1); }},
 };
 
 ACCEL_OP_TEST_SUITE(ViewOps, "ops_view.json", kViewCases);

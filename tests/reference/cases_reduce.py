@@ -96,4 +96,12 @@ CASES = {
     "softmax_wide_columns": Case(lambda a: torch.softmax(a, 0), [S(3, 70)]),
     "log_softmax_long_rows": Case(lambda a: torch.log_softmax(a, 1), [S(2, 75)]),
     "log_softmax_wide_columns": Case(lambda a: torch.log_softmax(a, 0), [S(3, 70)]),
+    # Norms and dot, appended so the cases above keep their random draws.
+    "norm": Case(lambda a: a.norm(), [S(3, 4)]),
+    "norm_dim_keepdim": Case(lambda a: torch.norm(a, 2, [1], True), [S(3, 4)]),
+    "norm_p3_dims": Case(lambda a: torch.norm(a, 3, [0, 2]), [S(2, 3, 4)]),
+    "norm_p1": Case(lambda a: torch.norm(a, 1, [1]), [S(3, 4)]),
+    "norm_inf": Case(lambda a: torch.norm(a, float("inf"), [0]), [S(3, 4)]),
+    "norm_zero_row": Case(lambda a: torch.norm(a * torch.tensor([[0.], [1.]]), 2, [1]), [S(2, 3)]),
+    "dot": Case(lambda a, b: torch.dot(a, b), [S(5), S(5)]),
 }

@@ -1,4 +1,6 @@
 """Reference cases for the view ops (tests/core/ops_view_test.cpp)."""
+import torch
+
 from op_case import Case, S
 
 CASES = {
@@ -34,4 +36,11 @@ CASES = {
     "select_negative_index": Case(lambda a: a.select(0, -1), [S(3, 4)]),
     "chain": Case(lambda a: a.transpose(0, 1)[1:].unsqueeze(0).expand(2, -1, -1).reshape(2, -1),
                   [S(3, 4)]),
+    # Rearrangements composed of views and index ops; appended so the cases above keep their
+    # random draws.
+    "flip": Case(lambda a: a.flip([0, -1]), [S(3, 2, 4)]),
+    "repeat": Case(lambda a: a.repeat(2, 1, 3), [S(2, 3)]),
+    "tril": Case(lambda a: a.tril(), [S(2, 3, 4)]),
+    "triu_offset": Case(lambda a: torch.triu(a, 1), [S(4, 3)]),
+    "tril_negative_offset": Case(lambda a: torch.tril(a, -1), [S(3, 3)]),
 }
