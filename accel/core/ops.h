@@ -43,6 +43,15 @@ Tensor sigmoid(const Tensor& a);
 Tensor relu(const Tensor& a);
 Tensor gelu(const Tensor& a, std::string_view approximate = "none");  // "none" | "tanh"
 Tensor silu(const Tensor& a);
+Tensor log1p(const Tensor& a);
+Tensor expm1(const Tensor& a);
+Tensor erf(const Tensor& a);
+// Rounding and sign keep integer types (rounding passes them through); zero gradients.
+Tensor floor(const Tensor& a);
+Tensor ceil(const Tensor& a);
+Tensor round(const Tensor& a);  // halves to even
+Tensor trunc(const Tensor& a);
+Tensor sign(const Tensor& a);
 Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
 
 // ---- comparisons and selection (ops/compare.cpp) ----

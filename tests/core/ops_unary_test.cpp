@@ -1,5 +1,6 @@
 // Element-wise unary ops and clamp: the PyTorch-fixture table (tests/reference/cases_unary.py)
 // plus dtype rules, in-place clamp_, kink gradients and error messages.
+#include <cmath>
 #include <functional>
 #include <string>
 #include <utility>
@@ -37,6 +38,14 @@ const std::vector<OpCase> kUnaryCases = {
     {"abs_int64", [](const V& x) { return abs(x[0]); }},
     {"relu_int64", [](const V& x) { return relu(x[0]); }},
     {"clamp_int64", [](const V& x) { return clamp(x[0], -1, 2); }},
+    {"log1p", [](const V& x) { return log1p(x[0]); }},
+    {"expm1", [](const V& x) { return x[0].expm1(); }},
+    {"erf", [](const V& x) { return erf(x[0]); }},
+    {"floor", [](const V& x) { return floor(x[0] * 3); }},
+    {"ceil", [](const V& x) { return (x[0] * 3).ceil(); }},
+    {"round", [](const V& x) { return round(x[0] * 3); }},
+    {"trunc", [](const V& x) { return trunc(x[0] * 3); }},
+    {"sign", [](const V& x) { return x[0].sign(); }},
 };
 
 ACCEL_OP_TEST_SUITE(UnaryOps, "ops_unary.json", kUnaryCases);
@@ -66,6 +75,9 @@ TEST(Unary, VectorMathIsTheSameForEveryElementAndThreadCount) {
       {"gelu", [](const Tensor& x) { return gelu(x); }},
       {"gelu_tanh", [](const Tensor& x) { return gelu(x, "tanh"); }},
       {"silu", [](const Tensor& x) { return silu(x); }},
+      {"log1p", [](const Tensor& x) { return log1p(x.abs()); }},
+      {"expm1", [](const Tensor& x) { return expm1(x); }},
+      {"erf", [](const Tensor& x) { return erf(x); }},
   };
   manual_seed(7);
   const int64_t n = 3 * kElementwiseGrain + 5;  // several threads' shares and a short tail
@@ -99,6 +111,12 @@ TEST(Unary, IntegerInputsGiveDefaultFloatOrKeepType) {
   }
   EXPECT_EQ(abs(i).dtype(), kInt64);
   EXPECT_EQ(abs(i)[0].item<int64_t>(), 2);
+  for (const Tensor& r : {floor(i), ceil(i), round(i), trunc(i)}) EXPECT_TRUE(r.equal(i));
+  EXPECT_TRUE(sign(i).equal(tensor({-1, 0, 1})));
+  EXPECT_EQ(erf(i).dtype(), kFloat32);
+  // Halves round to even; NaN's sign is 0, as torch.sign.
+  EXPECT_TRUE(round(tensor({0.5f, 1.5f, 2.5f, -0.5f})).equal(tensor({0.f, 2.f, 2.f, -0.f})));
+  EXPECT_EQ(sign(tensor({NAN})).item<float>(), 0.f);
   EXPECT_EQ(relu(i).dtype(), kInt64);
   EXPECT_EQ(relu(i)[0].item<int64_t>(), 0);
   EXPECT_EQ(abs(tensor({1, 2}, kUInt8)).dtype(), kUInt8);

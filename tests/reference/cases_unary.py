@@ -29,4 +29,13 @@ CASES = {
     "relu_int64": Case(torch.relu, [S(6, domain="int:-3:4")], grad=False),
     "clamp_int64": Case(lambda a: torch.clamp(a, min=-1, max=2), [S(6, domain="int:-3:4")],
                         grad=False),
+    # Appended so the cases above keep their random draws.
+    "log1p": Case(lambda a: torch.log1p(a), [S(3, 4, domain="positive")]),
+    "expm1": Case(lambda a: torch.expm1(a), [S(3, 4)]),
+    "erf": Case(lambda a: torch.erf(a), [S(3, 4)]),
+    "floor": Case(lambda a: torch.floor(a * 3), [S(3, 4)]),
+    "ceil": Case(lambda a: torch.ceil(a * 3), [S(3, 4)]),
+    "round": Case(lambda a: torch.round(a * 3), [S(3, 4)]),
+    "trunc": Case(lambda a: torch.trunc(a * 3), [S(3, 4)]),
+    "sign": Case(lambda a: torch.sign(a), [S(3, 4)]),
 }

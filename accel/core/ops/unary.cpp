@@ -146,6 +146,14 @@ Tensor tanh(const Tensor& a) { return unary(UnaryOp::Tanh, a); }
 Tensor sigmoid(const Tensor& a) { return unary(UnaryOp::Sigmoid, a); }
 Tensor relu(const Tensor& a) { return unary(UnaryOp::Relu, a); }
 Tensor silu(const Tensor& a) { return unary(UnaryOp::Silu, a); }
+Tensor log1p(const Tensor& a) { return unary(UnaryOp::Log1p, a); }
+Tensor expm1(const Tensor& a) { return unary(UnaryOp::Expm1, a); }
+Tensor erf(const Tensor& a) { return unary(UnaryOp::Erf, a); }
+Tensor floor(const Tensor& a) { return unary(UnaryOp::Floor, a); }
+Tensor ceil(const Tensor& a) { return unary(UnaryOp::Ceil, a); }
+Tensor round(const Tensor& a) { return unary(UnaryOp::Round, a); }
+Tensor trunc(const Tensor& a) { return unary(UnaryOp::Trunc, a); }
+Tensor sign(const Tensor& a) { return unary(UnaryOp::Sign, a); }
 
 Tensor gelu(const Tensor& a, std::string_view approximate) {
   ACCEL_CHECK(approximate == "none" || approximate == "tanh", "gelu",
@@ -194,6 +202,14 @@ Tensor Tensor::sigmoid() const { return accel::sigmoid(*this); }
 Tensor Tensor::relu() const { return accel::relu(*this); }
 Tensor Tensor::gelu(std::string_view approximate) const { return accel::gelu(*this, approximate); }
 Tensor Tensor::silu() const { return accel::silu(*this); }
+Tensor Tensor::log1p() const { return accel::log1p(*this); }
+Tensor Tensor::expm1() const { return accel::expm1(*this); }
+Tensor Tensor::erf() const { return accel::erf(*this); }
+Tensor Tensor::floor() const { return accel::floor(*this); }
+Tensor Tensor::ceil() const { return accel::ceil(*this); }
+Tensor Tensor::round() const { return accel::round(*this); }
+Tensor Tensor::trunc() const { return accel::trunc(*this); }
+Tensor Tensor::sign() const { return accel::sign(*this); }
 Tensor Tensor::clamp(optional<Scalar> min, optional<Scalar> max) const {
   return accel::clamp(*this, min, max);
 }

@@ -20,7 +20,9 @@ namespace accel::math {
 using std::cos;
 using std::erf;
 using std::exp;
+using std::expm1;
 using std::log;
+using std::log1p;
 using std::sin;
 using std::tanh;
 
@@ -38,6 +40,14 @@ enum class UnaryOp : int8_t {
   Gelu,      // exact: x * Phi(x)
   GeluTanh,  // gelu(approximate="tanh")
   Silu,
+  Log1p,
+  Expm1,
+  Erf,
+  Floor,
+  Ceil,
+  Round,  // halves to even, as torch.round
+  Trunc,
+  Sign,
 };
 
 // What an op does with integer and bool inputs (PyTorch's rule for that op).
@@ -257,6 +267,115 @@ struct Silu {
   }
 };
 
+struct Log1p {
+  static constexpr const char* name = "log1p";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return log1p(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / (T(1) + x);
+  }
+};
+
+struct Expm1 {
+  static constexpr const char* name = "expm1";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return expm1(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * (y + T(1));
+  }
+};
+
+struct Erf {
+  static constexpr const char* name = "erf";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return erf(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * T(kTwoOverSqrtPi) * exp(-(x * x));
+  }
+};
+
+// Rounding to an integer value: integer inputs pass through; the gradient is zero everywhere
+// (PyTorch's convention, also at the steps).
+template <typename Derived>
+struct Rounding {
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Keep;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    if constexpr (std::is_integral_v<T>) {
+      return x;
+    } else {
+      return Derived::round(x);
+    }
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T, T) {
+    return T(0);
+  }
+};
+struct Floor : Rounding<Floor> {
+  static constexpr const char* name = "floor";
+  template <typename T>
+  ACCEL_INLINE static T round(T x) {
+    return std::floor(x);
+  }
+};
+struct Ceil : Rounding<Ceil> {
+  static constexpr const char* name = "ceil";
+  template <typename T>
+  ACCEL_INLINE static T round(T x) {
+    return std::ceil(x);
+  }
+};
+struct Round : Rounding<Round> {
+  static constexpr const char* name = "round";
+  template <typename T>
+  ACCEL_INLINE static T round(T x) {
+    return std::rint(x);  // the default rounding mode: halves to even
+  }
+};
+struct Trunc : Rounding<Trunc> {
+  static constexpr const char* name = "trunc";
+  template <typename T>
+  ACCEL_INLINE static T round(T x) {
+    return std::trunc(x);
+  }
+};
+
+// -1, 0 or 1 (0 for NaN, as torch.sign); integer types keep their type; zero gradient.
+struct Sign {
+  static constexpr const char* name = "sign";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::Keep;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    if constexpr (std::is_unsigned_v<T>) {
+      return static_cast<T>(T(0) < x);
+    } else {
+      return static_cast<T>((T(0) < x) - (x < T(0)));
+    }
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T, T) {
+    return T(0);
+  }
+};
+
 // Calls f.template operator()<OpStruct>() for the struct of `op` (host-side dispatch).
 template <typename F>
 decltype(auto) visit(UnaryOp op, F&& f) {
@@ -287,6 +406,22 @@ decltype(auto) visit(UnaryOp op, F&& f) {
       return f.template operator()<GeluTanh>();
     case UnaryOp::Silu:
       return f.template operator()<Silu>();
+    case UnaryOp::Log1p:
+      return f.template operator()<Log1p>();
+    case UnaryOp::Expm1:
+      return f.template operator()<Expm1>();
+    case UnaryOp::Erf:
+      return f.template operator()<Erf>();
+    case UnaryOp::Floor:
+      return f.template operator()<Floor>();
+    case UnaryOp::Ceil:
+      return f.template operator()<Ceil>();
+    case UnaryOp::Round:
+      return f.template operator()<Round>();
+    case UnaryOp::Trunc:
+      return f.template operator()<Trunc>();
+    case UnaryOp::Sign:
+      return f.template operator()<Sign>();
   }
   __builtin_unreachable();  // every enumerator is handled above
 }

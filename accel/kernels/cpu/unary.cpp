@@ -19,7 +19,8 @@ constexpr bool kCallsLibm =
     std::same_as<Op, math::Exp> || std::same_as<Op, math::Log> || std::same_as<Op, math::Sin> ||
     std::same_as<Op, math::Cos> || std::same_as<Op, math::Tanh> ||
     std::same_as<Op, math::Sigmoid> || std::same_as<Op, math::Gelu> ||
-    std::same_as<Op, math::GeluTanh> || std::same_as<Op, math::Silu>;
+    std::same_as<Op, math::GeluTanh> || std::same_as<Op, math::Silu> ||
+    std::same_as<Op, math::Log1p> || std::same_as<Op, math::Expm1> || std::same_as<Op, math::Erf>;
 
 }  // namespace
 

@@ -1,9 +1,9 @@
 // Vectors of 64 bytes (16 floats or 8 doubles) on which the element-wise formulas of
 // kernels/common/unary_math.h run unchanged: arithmetic operators, a scalar converts to a
-// broadcast vector, and exp, log, sin, cos, tanh and double erf come from SLEEF (the vectorized
-// libm PyTorch's CPU kernels use, within 1 ulp; tanh within 3.5), one call per register of the
-// widest instruction set the build targets; float erf is accel's own (within 0.7 ulp). Found by
-// argument-dependent lookup, so a formula that calls `exp(x)` unqualified gets std::exp for a
+// broadcast vector, and exp, log, log1p, expm1, sin, cos, tanh and double erf come from SLEEF (the
+// vectorized libm PyTorch's CPU kernels use, within 1 ulp; tanh within 3.5), one call per register
+// of the widest instruction set the build targets; float erf is accel's own (within 0.7 ulp). Found
+// by argument-dependent lookup, so a formula that calls `exp(x)` unqualified gets std::exp for a
 // scalar and these for a vector.
 #pragma once
 
@@ -110,6 +110,8 @@ ACCEL_MATH_VECTOR_FUNCTION(exp, u10)
 ACCEL_MATH_VECTOR_FUNCTION(log, u10)
 ACCEL_MATH_VECTOR_FUNCTION(sin, u10)
 ACCEL_MATH_VECTOR_FUNCTION(cos, u10)
+ACCEL_MATH_VECTOR_FUNCTION(log1p, u10)
+ACCEL_MATH_VECTOR_FUNCTION(expm1, u10)
 ACCEL_DOUBLE_VECTOR_FUNCTION(erf, u10)
 // tanh at u35: 3x faster than SLEEF's u10 (0.54 against 1.7 ns a float here) and within 2.7
 // ulp measured over every range (glibc's scalar tanhf: 1.95).
