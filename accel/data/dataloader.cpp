@@ -99,6 +99,12 @@ struct DataLoader::Run {
   Example current;
   std::unique_ptr<BatchWorkers> workers;  // declared last: stopped before `batches` dies
 
+  // Batch number `batch` of this iteration (on the calling thread or a worker).
+  Example load(int64_t batch) const {
+    return load_batch(*dataset, collate_fn, batches[static_cast<size_t>(batch)], seed, epoch, batch,
+                      pin_memory);
+  }
+
   // Loads the next batch into `current`, or marks the iteration finished.
   void advance() {
     if (finished) return;
@@ -108,9 +114,7 @@ struct DataLoader::Run {
       return;
     }
     try {
-      current =
-          workers ? workers->next()
-                  : load_batch(*dataset, collate_fn, batches[next], seed, epoch, next, pin_memory);
+      current = workers ? workers->next() : load(next);
     } catch (...) {
       finished = true;  // the iteration ends at a failed batch
       current = {};
@@ -170,11 +174,8 @@ DataLoader::Iterator DataLoader::begin() {
   run->next = std::min(run->next, count);
   const int64_t remaining = count - run->next;
   if (options_.num_workers() > 0 && remaining > 0) {
-    auto load = [dataset = dataset_, collate_fn = options_.collate_fn(), seed = options_.seed(),
-                 epoch = run->epoch, batches = &run->batches,
-                 pin = options_.pin_memory()](int64_t batch) {
-      return load_batch(*dataset, collate_fn, (*batches)[batch], seed, epoch, batch, pin);
-    };
+    // The workers read the iteration they belong to, which stops them before it dies.
+    auto load = [iteration = run.get()](int64_t batch) { return iteration->load(batch); };
     // No more threads or prefetch slots than the epoch has batches left: the slots are
     // reserved up front, so a huge prefetch_factor would otherwise cost memory for nothing.
     const int64_t workers = std::min<int64_t>(options_.num_workers(), remaining);
