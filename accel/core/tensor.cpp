@@ -92,7 +92,11 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   return dim < 0 ? dim + n : dim;
 }
 
-void Tensor::fail_undefined() { fail("Tensor", "the tensor is undefined (default-constructed)"); }
+void Tensor::fail_undefined() {
+  fail("Tensor",
+       "the tensor is undefined (default-constructed or moved from) and has no shape or data; "
+       "assign it a factory's or an op's result before using it");
+}
 
 Tensor& Tensor::operator=(const Tensor& source) && {
   copy_(source);
