@@ -202,6 +202,20 @@ TEST(Item, ValuesThatDoNotFitTheRequestedTypeAreErrors) {
   EXPECT_EQ(scalar_tensor(1e300, kFloat64).item<bool>(), true);
 }
 
+// A number as an arithmetic or comparison operand converts as in PyTorch, never an error:
+// integers wrap into the computing type, floats beyond its range become infinities.
+TEST(Item, NumbersAsOperandsWrapOrOverflowAsPyTorch) {
+  const Tensor bytes = tensor({1, 50}).to(kUInt8);
+  EXPECT_TRUE((bytes + 300).equal(tensor({45, 94}).to(kUInt8)));
+  EXPECT_TRUE((bytes > 300).equal(tensor({false, true})));
+  EXPECT_TRUE((ones({2}, kInt32) + (int64_t{1} << 40)).equal(ones({2}, kInt32)));
+  EXPECT_TRUE(std::isinf((ones({1}) * 1e300).item<float>()));
+  EXPECT_TRUE(std::isinf((ones({1}) + 1e39).item<float>()));
+  EXPECT_TRUE(std::isinf((ones({1}, kFloat16) + 7e4).to(kFloat32).item<float>()));
+  EXPECT_EQ((ones({1}, kFloat16) * 65519.0).to(kFloat32).item<float>(), 65504.f);
+  EXPECT_EQ((ones({1}, kFloat64) * 1e300).item<double>(), 1e300);
+}
+
 // Assigning to a temporary writes into the tensor it views (LibTorch's rvalue assignment);
 // assigning to a named tensor rebinds it.
 TEST(Assignment, ToAViewWritesIntoTheTensor) {

@@ -2,6 +2,9 @@
 // broadcasting, type promotion, their in-place forms, and their gradients.
 #include "accel/core/ops/binary.h"
 
+#include <cmath>
+#include <limits>
+
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -72,8 +75,33 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, double alph
   return out;
 }
 
+namespace {
+
+// `value` as the operand of an op computing in `type`, converted the way PyTorch converts such
+// a number, never an error: an integer wraps into an integer type (uint8 + 300 adds 44, uint8 >
+// 300 compares with 44), a float beyond a float type's range becomes an infinity (float32 *
+// 1e300 is inf). The result converts to `type` exactly.
+Scalar wrapped_to(const Scalar& value, ScalarType type) {
+  if (value.is_bool()) return value;
+  if (value.is_integral() && type == kInt32) return static_cast<int32_t>(value.to<int64_t>());
+  if (value.is_integral() && type == kUInt8) return static_cast<uint8_t>(value.to<int64_t>());
+  if (type != kFloat32 && type != kFloat16 && type != kBFloat16) return value;
+  // float32's largest finite value plus half its spacing there: doubles from here on round to
+  // infinity (a cast would be undefined behaviour).
+  constexpr double float_overflow = 3.4028235677973366e38;
+  const double number = value.to_double();
+  const float single = std::fabs(number) >= float_overflow
+                           ? std::copysign(std::numeric_limits<float>::infinity(), number)
+                           : static_cast<float>(number);
+  if (type == kFloat16) return static_cast<float>(Half(single));
+  if (type == kBFloat16) return static_cast<float>(BFloat16(single));
+  return single;
+}
+
+}  // namespace
+
 Tensor scalar_tensor_for(const Tensor& a, const Scalar& b, ScalarType dtype) {
-  return full({}, b, TensorOptions(dtype).device(a.device()));
+  return full({}, wrapped_to(b, dtype), TensorOptions(dtype).device(a.device()));
 }
 
 namespace {
