@@ -109,6 +109,22 @@ Tensor logsumexp(const Tensor& a, IntArrayRef dims, bool keepdim = false);
 Tensor softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
+// ---- along one dim (ops/cumsum.cpp, ops/sort.cpp) ----
+// Running sums along dim; integer and bool inputs sum into int64 unless `dtype` says otherwise
+// (the input is converted to it first).
+Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+// The values along dim in ascending (or descending) order and the int64 indices they came
+// from. NaN orders above every number; the sort is always stable (equal elements keep their
+// order), so the `stable` overload exists for LibTorch's signature only.
+std::tuple<Tensor, Tensor> sort(const Tensor& a, int64_t dim = -1, bool descending = false);
+std::tuple<Tensor, Tensor> sort(const Tensor& a, std::optional<bool> stable, int64_t dim = -1,
+                                bool descending = false);
+Tensor argsort(const Tensor& a, int64_t dim = -1, bool descending = false);
+// The k largest (or smallest) values along dim and their indices, in sorted order whatever
+// `sorted` says; equal values come in order of index.
+std::tuple<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim = -1, bool largest = true,
+                                bool sorted = true);
+
 // ---- norms (ops/norm.cpp) ----
 // The p-norm over `dims` (all dims when empty): p = 2 by default, also 1, 0 (the count of
 // nonzeros), inf, -inf and any other real p. Floating inputs.

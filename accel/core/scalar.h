@@ -35,8 +35,8 @@ class Scalar {
   // The value as T, checked as LibTorch's Scalar::to<T>: an accel::Error naming `op` when it
   // does not fit T (NaN, an infinity or a number out of range for an integer type; a finite
   // number beyond the largest finite float, half or bfloat16). Floats go to integers by
-  // truncation; negative integers down to -max go to an unsigned type by wrapping (uint8 - 200
-  // computes as + 56); bool takes nonzero as true.
+  // truncation; negative integers down to -max go to an unsigned type by wrapping (fill_(-1)
+  // stores 255 in uint8); bool takes nonzero as true.
   template <typename T>
   T to(const char* op = "Scalar.to") const {
     if (!fits<T>()) fail_overflow(op, scalar_type_of<T>);

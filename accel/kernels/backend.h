@@ -151,6 +151,17 @@ struct Backend {
   void (*softmax_backward)(ScalarType type, const void* grad, const void* out, void* grad_in,
                            ReduceShape shape, bool log, const Stream& stream);
 
+  // ---- along one dim of contiguous [outer, reduced, inner] inputs (scan.h, sort.h) ----
+  // out[o, r, i] = sum_{q <= r} in[o, q, i], both of `type`, the terms added in order of q in
+  // double for float32 and float64, float for 16-bit floats and int64 for integers (wrapping).
+  void (*cumsum)(ScalarType type, const void* in, void* out, ReduceShape shape,
+                 const Stream& stream);
+  // indices[o, j, i] (contiguous [outer, k, inner]) = the r of in[o, :, i]'s j-th element in
+  // ascending (or descending) order, for j < k <= reduced: NaN orders above every number and
+  // equal elements keep their order along r (a stable sort).
+  void (*sort)(ScalarType type, const void* in, int64_t* indices, ReduceShape shape, int64_t k,
+               bool descending, const Stream& stream);
+
   // ---- layer normalization over contiguous rows (layer_norm.h; geometry in
   // common/layer_norm_shape.h) ----
   // Each row of `cols` elements of in (`type`) normalized by its own mean and biased variance:

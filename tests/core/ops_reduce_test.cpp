@@ -125,6 +125,28 @@ const std::vector<OpCase> kReduceCases = {
        return norm(x[0] * tensor({0.f, 1.f}).view({2, 1}).to(x[0].dtype()), 2, {1});
      }},
     {"dot", [](const V& x) { return dot(x[0], x[1]); }},
+    {"cumsum_dim", [](const V& x) { return x[0].cumsum(1); }},
+    {"cumsum_neg_dim", [](const V& x) { return cumsum(x[0], -2); }},
+    {"cumsum_wide_columns", [](const V& x) { return x[0].cumsum(0); }},
+    {"cumsum_long_rows", [](const V& x) { return x[0].cumsum(1); }},
+    {"cumsum_scalar", [](const V& x) { return x[0].cumsum(0); }},
+    {"cumsum_int", [](const V& x) { return x[0].cumsum(1); }},
+    {"sort_values", [](const V& x) { return std::get<0>(x[0].sort(1)); }},
+    {"sort_indices", [](const V& x) { return std::get<1>(sort(x[0], 1)); }},
+    {"sort_descending_dim0_values", [](const V& x) { return std::get<0>(x[0].sort(0, true)); }},
+    {"sort_descending_dim0_indices", [](const V& x) { return std::get<1>(x[0].sort(0, true)); }},
+    {"sort_long_rows_values", [](const V& x) { return std::get<0>(x[0].sort()); }},
+    {"sort_ties_indices",
+     [](const V& x) {
+       return std::get<1>((x[0].to(kFloat64) * 0.5).sort(std::optional<bool>(true), 1));
+     }},
+    {"sort_ties_descending_indices",
+     [](const V& x) { return std::get<1>((x[0].to(kFloat64) * 0.5).sort(0, true)); }},
+    {"argsort", [](const V& x) { return x[0].argsort(-1); }},
+    {"topk_values", [](const V& x) { return std::get<0>(x[0].topk(2, 1)); }},
+    {"topk_indices", [](const V& x) { return std::get<1>(topk(x[0], 2, 1)); }},
+    {"topk_smallest_dim0_values", [](const V& x) { return std::get<0>(x[0].topk(3, 0, false)); }},
+    {"topk_smallest_dim0_indices", [](const V& x) { return std::get<1>(x[0].topk(3, 0, false)); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);

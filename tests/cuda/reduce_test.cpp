@@ -440,6 +440,45 @@ TEST(CudaReduce, LargeReductionsOverAllDimsMatchCpu) {
                          "sum of 10M bools");
 }
 
+// Both devices add a column's terms in order in the same accumulate type, and sort stably in the
+// same order (NaN above every number), so cumsum, sort, argsort and topk agree exactly: ties,
+// NaN, every dtype, and the shapes of kReduceCases along one dim.
+TEST(CudaReduce, CumsumSortAndTopkEqualTheCpu) {
+  ACCEL_REQUIRE_CUDA();
+  const std::vector<ScalarType> types = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                         kInt64,   kInt32,   kUInt8,   kBool};
+  for (ScalarType t : types) {
+    for (const ReduceCase& c : kReduceCases) {
+      if (c.dims.size() != 1) continue;
+      const int64_t dim = c.dims[0];
+      // Few distinct values, so that many elements tie.
+      Tensor x = integers(0, 7, c.sizes, kFloat64, 21);
+      if (is_floating_point(t) && x.numel() > 2) x.view({-1})[1] = kNan;
+      x = t == kBool ? x.gt(3) : x.to(t);
+      const std::string what = describe(c.name, t);
+      if (t != kBool) {
+        expect_gpu_matches_cpu([&](const Tensor& a) { return a.cumsum(dim); }, x, {0, 0},
+                               "cumsum " + what);
+      }
+      for (const bool descending : {false, true}) {
+        expect_gpu_matches_cpu(
+            [&](const Tensor& a) { return std::get<0>(a.sort(dim, descending)); }, x, {0, 0},
+            "sort " + what);
+        expect_gpu_matches_cpu([&](const Tensor& a) { return a.argsort(dim, descending); }, x,
+                               {0, 0}, "argsort " + what);
+        const int64_t k = std::min<int64_t>(3, x.size(dim));
+        expect_gpu_matches_cpu(
+            [&](const Tensor& a) { return std::get<1>(a.topk(k, dim, descending)); }, x, {0, 0},
+            "topk " + what);
+      }
+    }
+  }
+  const Tensor x = normal({50, 300}, kFloat32, 22);
+  expect_gradients_match([](const Tensor& a) { return a.cumsum(1); }, x, {0, 0}, "cumsum");
+  expect_gradients_match([](const Tensor& a) { return std::get<0>(a.topk(5, 0)); }, x, {0, 0},
+                         "topk");
+}
+
 // No float atomics: the same inputs give the same bits on every run.
 TEST(CudaReduce, RepeatedRunsGiveTheSameBits) {
   ACCEL_REQUIRE_CUDA();

@@ -104,4 +104,32 @@ CASES = {
     "norm_inf": Case(lambda a: torch.norm(a, float("inf"), [0]), [S(3, 4)]),
     "norm_zero_row": Case(lambda a: torch.norm(a * torch.tensor([[0.], [1.]]), 2, [1]), [S(2, 3)]),
     "dot": Case(lambda a, b: torch.dot(a, b), [S(5), S(5)]),
+    # Running sums and sorting along one dim, appended so the cases above keep their draws.
+    "cumsum_dim": Case(lambda a: torch.cumsum(a, 1), [S(3, 4)]),
+    "cumsum_neg_dim": Case(lambda a: torch.cumsum(a, -2), [S(2, 3, 4)]),
+    "cumsum_wide_columns": Case(lambda a: torch.cumsum(a, 0), [S(3, 70)]),
+    "cumsum_long_rows": Case(lambda a: torch.cumsum(a, 1), [S(2, 75)]),
+    "cumsum_scalar": Case(lambda a: torch.cumsum(a, 0), [S()]),
+    "cumsum_int": Case(lambda a: torch.cumsum(a, 1), [S(3, 4, domain="int:-5:5")], grad=False),
+    "sort_values": Case(lambda a: torch.sort(a, 1).values, [S(3, 5)]),
+    "sort_indices": Case(lambda a: torch.sort(a, 1).indices, [S(3, 5, domain="distinct")], grad=False),
+    "sort_descending_dim0_values":
+        Case(lambda a: torch.sort(a, 0, descending=True).values, [S(4, 3, 2)]),
+    "sort_descending_dim0_indices":
+        Case(lambda a: torch.sort(a, 0, descending=True).indices, [S(4, 3, 2, domain="distinct")],
+             grad=False),
+    "sort_long_rows_values": Case(lambda a: torch.sort(a, -1).values, [S(2, 75)]),
+    "sort_ties_indices":
+        Case(lambda a: torch.sort(a * 0.5, dim=1, stable=True).indices, [S(4, 6, domain=TIES)],
+             grad=False),
+    "sort_ties_descending_indices":
+        Case(lambda a: torch.sort(a * 0.5, dim=0, descending=True, stable=True).indices,
+             [S(6, 4, domain=TIES)], grad=False),
+    "argsort": Case(lambda a: torch.argsort(a, -1), [S(2, 3, 4, domain="distinct")], grad=False),
+    "topk_values": Case(lambda a: torch.topk(a, 2, 1).values, [S(3, 5)]),
+    "topk_indices": Case(lambda a: torch.topk(a, 2, 1).indices, [S(3, 5, domain="distinct")], grad=False),
+    "topk_smallest_dim0_values": Case(lambda a: torch.topk(a, 3, 0, largest=False).values, [S(5, 4)]),
+    "topk_smallest_dim0_indices":
+        Case(lambda a: torch.topk(a, 3, 0, largest=False).indices, [S(5, 4, domain="distinct")],
+             grad=False),
 }

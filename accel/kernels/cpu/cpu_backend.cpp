@@ -18,6 +18,8 @@
 #include "accel/kernels/cpu/pooling.h"
 #include "accel/kernels/cpu/random.h"
 #include "accel/kernels/cpu/reduce.h"
+#include "accel/kernels/cpu/scan.h"
+#include "accel/kernels/cpu/sort.h"
 #include "accel/kernels/cpu/unary.h"
 #include "accel/kernels/cpu/where.h"
 
@@ -63,6 +65,8 @@ constinit const Backend kCpuBackend = {
     .logsumexp = WithoutStream<&cpu::logsumexp>::call,
     .softmax = WithoutStream<&cpu::softmax>::call,
     .softmax_backward = WithoutStream<&cpu::softmax_backward>::call,
+    .cumsum = WithoutStream<&cpu::cumsum>::call,
+    .sort = WithoutStream<&cpu::sort>::call,
     .layer_norm = WithoutStream<&cpu::layer_norm>::call,
     .layer_norm_backward = WithoutStream<&cpu::layer_norm_backward>::call,
     .batch_norm_statistics = WithoutStream<&cpu::batch_norm_statistics>::call,

@@ -14,6 +14,8 @@
 #include "accel/kernels/cuda/pooling.h"
 #include "accel/kernels/cuda/random.h"
 #include "accel/kernels/cuda/reduce.h"
+#include "accel/kernels/cuda/scan.h"
+#include "accel/kernels/cuda/sort.h"
 #include "accel/kernels/cuda/unary.h"
 #include "accel/kernels/cuda/where.h"
 
@@ -47,6 +49,8 @@ constinit const Backend kCudaBackend = {
     .logsumexp = cuda::logsumexp,
     .softmax = cuda::softmax,
     .softmax_backward = cuda::softmax_backward,
+    .cumsum = cuda::cumsum,
+    .sort = cuda::sort,
     .layer_norm = cuda::layer_norm,
     .layer_norm_backward = cuda::layer_norm_backward,
     .batch_norm_statistics = cuda::batch_norm_statistics,

@@ -1,0 +1,64 @@
+// Sorting each column (o, :, i) on its own: its elements are copied out with their r, ordered
+// by value and then by r (the order a stable sort gives), and the first k r written back. When
+// k is below the column's length only those k are ordered (a partial sort). Columns are
+// independent, so any thread count gives the same result.
+#include "accel/kernels/cpu/sort.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "accel/base/dispatch.h"
+#include "accel/kernels/common/scan_sort_math.h"
+#include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/row_fold.h"
+
+namespace accel::cpu {
+
+namespace {
+
+template <bool Descending, typename T>
+void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
+  using C = compute_t<T>;
+  struct Entry {
+    C value;
+    int64_t r;
+  };
+  auto before = [](const Entry& a, const Entry& b) {
+    if (math::sorts_before<Descending>(a.value, b.value)) return true;
+    if (math::sorts_before<Descending>(b.value, a.value)) return false;
+    return a.r < b.r;
+  };
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, s.reduced));
+  parallel_for(0, s.outer * s.inner, grain, [&](int64_t begin, int64_t end) {
+    std::vector<Entry> column(static_cast<size_t>(s.reduced));
+    for (int64_t c = begin; c < end; ++c) {
+      const int64_t o = c / s.inner;
+      const int64_t i = c % s.inner;
+      const T* src = in + o * s.reduced * s.inner + i;
+      for (int64_t r = 0; r < s.reduced; ++r) column[r] = {static_cast<C>(src[r * s.inner]), r};
+      if (k < s.reduced) {
+        std::partial_sort(column.begin(), column.begin() + k, column.end(), before);
+      } else {
+        std::sort(column.begin(), column.end(), before);
+      }
+      int64_t* dst = indices + o * k * s.inner + i;
+      for (int64_t j = 0; j < k; ++j) dst[j * s.inner] = column[j].r;
+    }
+  });
+}
+
+}  // namespace
+
+void sort(ScalarType type, const void* in, int64_t* indices, ReduceShape shape, int64_t k,
+          bool descending) {
+  dispatch_all(type, "sort", [&]<typename T>() {
+    const auto* x = static_cast<const T*>(in);
+    if (descending) {
+      sort_typed<true>(x, indices, shape, k);
+    } else {
+      sort_typed<false>(x, indices, shape, k);
+    }
+  });
+}
+
+}  // namespace accel::cpu

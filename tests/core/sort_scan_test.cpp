@@ -1,0 +1,167 @@
+// cumsum, sort, argsort and topk beyond the PyTorch fixtures: where NaN and equal values go,
+// every dtype, gradients, long rows and columns against a reference written here, empty and
+// 0-dim inputs, and errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "accel/accel.h"
+#include "support/expect_error.h"
+
+namespace accel {
+namespace {
+
+using testing::expect_error_containing;
+
+std::vector<double> doubles(const Tensor& t) {
+  const Tensor c = t.to(kFloat64).contiguous();
+  return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
+}
+
+std::vector<int64_t> ints(const Tensor& t) {
+  const Tensor c = t.to(kInt64).contiguous();
+  return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
+}
+
+using Ints = std::vector<int64_t>;
+
+TEST(Sort, NanOrdersAboveEveryNumber) {
+  const Tensor x = tensor({3.f, NAN, -INFINITY, 1.f, NAN, INFINITY});
+  const auto [up, up_indices] = x.sort();
+  EXPECT_EQ(up_indices.dtype(), kInt64);
+  EXPECT_EQ(ints(up_indices), (Ints{2, 3, 0, 5, 1, 4}));
+  EXPECT_TRUE(std::isnan(doubles(up)[4]) && std::isnan(doubles(up)[5]));
+  EXPECT_EQ(ints(x.argsort(0, /*descending=*/true)), (Ints{1, 4, 5, 0, 3, 2}));
+  EXPECT_EQ(ints(std::get<1>(x.topk(3))), (Ints{1, 4, 5}));
+  EXPECT_EQ(ints(std::get<1>(x.topk(3, 0, /*largest=*/false))), (Ints{2, 3, 0}));
+}
+
+TEST(Sort, EqualValuesKeepTheirOrder) {
+  const Tensor x = tensor({1.f, 0.f, 1.f, -0.f, 1.f});
+  EXPECT_EQ(ints(x.argsort()), (Ints{1, 3, 0, 2, 4}));  // 0 and -0 are equal
+  EXPECT_EQ(ints(x.argsort(0, true)), (Ints{0, 2, 4, 1, 3}));
+  EXPECT_EQ(ints(std::get<1>(x.topk(2))), (Ints{0, 2}));
+  EXPECT_EQ(ints(std::get<1>(x.topk(2, 0, false))), (Ints{1, 3}));
+}
+
+TEST(Sort, EveryDtype) {
+  const std::vector<double> values = {5, 0, 7, 3, 1, 3};
+  for (ScalarType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kUInt8}) {
+    const Tensor x = tensor(values).to(dtype);
+    const auto [sorted, indices] = x.sort(0, true);
+    EXPECT_EQ(sorted.dtype(), dtype);
+    EXPECT_EQ(doubles(sorted), (std::vector<double>{7, 5, 3, 3, 1, 0})) << dtype;
+    EXPECT_EQ(ints(indices), (Ints{2, 0, 3, 5, 4, 1})) << dtype;
+    EXPECT_EQ(doubles(std::get<0>(x.topk(2, 0, false))), (std::vector<double>{0, 1})) << dtype;
+  }
+  const Tensor flags = tensor({true, false, true, false});
+  EXPECT_EQ(ints(flags.argsort()), (Ints{1, 3, 0, 2}));
+  EXPECT_EQ(std::get<0>(flags.sort()).dtype(), kBool);
+}
+
+// Rows and columns long enough to split across threads and tiles, against std::stable_sort.
+TEST(Sort, LongRowsAndColumnsMatchAStableSort) {
+  Generator generator(7);
+  const Tensor x = randint(0, 50, {3, 4000}, kInt64, &generator).to(kFloat32);
+  for (const bool descending : {false, true}) {
+    const Tensor indices = x.argsort(1, descending);
+    const Tensor by_columns = x.t().contiguous().argsort(0, descending).t();
+    EXPECT_TRUE(indices.equal(by_columns));
+    const Tensor top = std::get<1>(x.topk(25, 1, descending));
+    EXPECT_TRUE(top.equal(indices.narrow(1, 0, 25)));
+    for (int64_t row = 0; row < 3; ++row) {
+      const std::vector<double> v = doubles(x[row]);
+      Ints expected(v.size());
+      std::iota(expected.begin(), expected.end(), 0);
+      std::stable_sort(expected.begin(), expected.end(), [&](int64_t a, int64_t b) {
+        return descending ? v[a] > v[b] : v[a] < v[b];
+      });
+      EXPECT_EQ(ints(indices[row]), expected) << "row " << row;
+    }
+  }
+}
+
+TEST(Sort, GradientsGoWhereTheValuesCameFrom) {
+  Tensor x = tensor({3.0, 1.0, 2.0}).requires_grad_();
+  std::get<0>(x.sort()).backward(tensor({10.0, 20.0, 30.0}));
+  EXPECT_EQ(doubles(x.grad()), (std::vector<double>{30, 10, 20}));
+  Tensor y = tensor({{3.0, 1.0, 2.0}, {0.0, 5.0, 4.0}}).requires_grad_();
+  std::get<0>(y.topk(1)).sum().backward();
+  EXPECT_EQ(doubles(y.grad()), (std::vector<double>{1, 0, 0, 0, 1, 0}));
+  EXPECT_FALSE(y.argsort().requires_grad());
+}
+
+TEST(Sort, StridedEmptyAndZeroDimInputs) {
+  const Tensor x = tensor({{4.f, 1.f, 3.f}, {0.f, 2.f, 6.f}});
+  EXPECT_TRUE(x.t().argsort(0).equal(x.argsort(1).t()));
+  const Tensor empty_rows = zeros({0, 3});
+  EXPECT_EQ(std::get<0>(empty_rows.sort(0)).sizes(), IntArrayRef({0, 3}));
+  EXPECT_EQ(std::get<1>(x.topk(0)).sizes(), IntArrayRef({2, 0}));
+  const Tensor scalar = scalar_tensor(2.5, kFloat32);
+  const auto [value, index] = scalar.sort();
+  EXPECT_EQ(value.dim(), 0);
+  EXPECT_EQ(value.item<float>(), 2.5f);
+  EXPECT_EQ(index.item<int64_t>(), 0);
+  EXPECT_EQ(std::get<1>(scalar.topk(1)).item<int64_t>(), 0);
+}
+
+TEST(Sort, Errors) {
+  const Tensor x = ones({2, 3});
+  expect_error_containing([&] { (void)x.topk(4); },
+                          "topk: k (4) is out of range for dimension 1 of size 3");
+  expect_error_containing([&] { (void)x.topk(-1, 0); },
+                          "k (-1) is out of range for dimension 0 of size 2");
+  expect_error_containing([&] { x.sort(2); }, "sort: dimension out of range");
+  expect_error_containing([&] { x.argsort(-3); }, "argsort: dimension out of range");
+  expect_error_containing([] { Tensor().sort(); }, "sort: the tensor is undefined");
+}
+
+TEST(Cumsum, DtypesFollowPyTorch) {
+  EXPECT_EQ(tensor({1, 2}, kInt32).cumsum(0).dtype(), kInt64);
+  EXPECT_EQ(ints(tensor({true, false, true}).cumsum(0)), (Ints{1, 1, 2}));
+  EXPECT_EQ(tensor({1.f}).cumsum(0, kFloat64).dtype(), kFloat64);
+  // A dtype argument converts first; integer sums wrap in that dtype: 200 + 100 = 44 mod 256.
+  EXPECT_EQ(ints(tensor({200, 100}).cumsum(0, kUInt8)), (Ints{200, 44}));
+  EXPECT_EQ(tensor({1.5f}).to(kBFloat16).cumsum(0).dtype(), kBFloat16);
+  expect_error_containing([] { tensor({1, 2}).cumsum(0, kBool); }, "cumsum");
+  expect_error_containing([] { ones({2}).cumsum(1); }, "cumsum: dimension out of range");
+}
+
+// float32 sums run in double, as PyTorch's CPU cumsum does: 1e8 + 1 rounds to 1e8 when stored,
+// but the running sum keeps the 1.
+TEST(Cumsum, Float32AccumulatesInDouble) {
+  const Tensor x = tensor({1e8f, 1.f, -1e8f, 1.f});
+  EXPECT_EQ(doubles(x.cumsum(0)), (std::vector<double>{1e8, 1e8, 1, 2}));
+}
+
+TEST(Cumsum, GradientIsTheReversedRunningSum) {
+  Tensor x = tensor({1.f, 2.f, 3.f}).requires_grad_();
+  x.cumsum(0).backward(tensor({1.f, 10.f, 100.f}));
+  EXPECT_EQ(doubles(x.grad()), (std::vector<double>{111, 110, 100}));
+  Tensor y = tensor({1.f, 2.f}).requires_grad_();
+  y.cumsum(0, kFloat64).sum().backward();
+  EXPECT_EQ(y.grad().dtype(), kFloat32);
+  EXPECT_EQ(doubles(y.grad()), (std::vector<double>{2, 1}));
+}
+
+TEST(Cumsum, LongRowsAndColumnsAndStridedInputs) {
+  Generator generator(3);
+  const Tensor x = randint(-9, 10, {5, 20000}, kInt64, &generator);
+  const Tensor rows = x.cumsum(1);
+  const Tensor columns = x.t().cumsum(0);  // a strided input, columns wider than a tile
+  EXPECT_TRUE(columns.t().equal(rows));
+  for (int64_t row = 0; row < 5; ++row) {
+    Ints expected = ints(x[row]);
+    std::partial_sum(expected.begin(), expected.end(), expected.begin());
+    EXPECT_EQ(ints(rows[row]), expected) << "row " << row;
+  }
+  EXPECT_TRUE(x.to(kFloat64).cumsum(1).equal(rows.to(kFloat64)));
+  EXPECT_EQ(zeros({0, 4}).cumsum(0).sizes(), IntArrayRef({0, 4}));
+  EXPECT_EQ(scalar_tensor(3.0, kFloat32).cumsum(0).item<float>(), 3.f);
+}
+
+}  // namespace
+}  // namespace accel
