@@ -1,8 +1,12 @@
-// The functional layers: linear and leaky_relu against PyTorch fixtures
-// (tests/reference/cases_nn_functional.py), dropout's statistics and modes, and errors.
+// The functional layers: linear, leaky_relu, pad and scaled_dot_product_attention against
+// PyTorch fixtures (tests/reference/cases_nn_functional.py), dropout's statistics and modes,
+// and errors.
 #include <string>
 
 #include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/pad.h"
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -18,6 +22,54 @@ const std::vector<OpCase> kFunctionalCases = {
     {"linear_vector", [](const V& x) { return F::linear(x[0], x[1], x[2]); }},
     {"leaky_relu", [](const V& x) { return F::leaky_relu(x[0]); }},
     {"leaky_relu_slope", [](const V& x) { return F::leaky_relu(x[0], 0.2); }},
+    {"pad_constant",
+     [](const V& x) {
+       return F::pad(x[0], {1, 2});
+     }},
+    {"pad_constant_value_2d",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({1, 0, 2, 1}).value(0.5));
+     }},
+    {"pad_negative",
+     [](const V& x) {
+       return F::pad(x[0], {-1, 2, 1, -2});
+     }},
+    {"pad_reflect",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({2, 1}).mode(F::PadMode::Reflect));
+     }},
+    {"pad_reflect_2d",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({1, 1, 2, 0}).mode(F::PadMode::Reflect));
+     }},
+    {"pad_replicate_2d",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({2, 1, 1, 3}).mode(F::PadMode::Replicate));
+     }},
+    {"pad_replicate_3d",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({1, 0, 0, 1, 1, 1}).mode(F::PadMode::Replicate));
+     }},
+    {"pad_circular",
+     [](const V& x) {
+       return F::pad(x[0], F::PadFuncOptions({2, 4}).mode(F::PadMode::Circular));
+     }},
+    {"sdpa", [](const V& x) { return F::scaled_dot_product_attention(x[0], x[1], x[2]); }},
+    {"sdpa_causal",
+     [](const V& x) { return F::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true); }},
+    {"sdpa_causal_rectangular",
+     [](const V& x) { return F::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true); }},
+    {"sdpa_bool_mask_with_an_empty_row",
+     [](const V& x) {
+       const Tensor mask = tensor({{true, false, true, true, false},
+                                   {false, false, false, false, false},
+                                   {true, true, true, true, true}});
+       return F::scaled_dot_product_attention(x[0], x[1], x[2], mask);
+     }},
+    {"sdpa_float_mask_and_scale",
+     [](const V& x) {
+       return F::scaled_dot_product_attention(x[0], x[1], x[2], x[3], 0.0, false, 0.3);
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(FunctionalOps, "ops_nn_functional.json", kFunctionalCases);
@@ -67,6 +119,90 @@ TEST(FunctionalDropout, KeepsExpectationAndScalesSurvivors) {
 TEST(FunctionalDropout, RejectsBadProbability) {
   EXPECT_THROW((void)F::dropout(ones({2}), 1.5), Error);
   EXPECT_THROW((void)F::dropout(ones({2}), -0.1), Error);
+}
+
+TEST(FunctionalPad, Errors) {
+  const Tensor x = zeros({2, 3});
+  testing::expect_error_containing([&] { (void)F::pad(x, {1}); },
+                                   "pad: the padding [1] must hold an even number");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::pad(x, {1, 1, 1, 1, 1, 1});
+      },
+      "covers 3 dims but the input [2, 3] has only 2");
+  testing::expect_error_containing([&] { (void)F::pad(x, {-2, -2}); }, "leaves a negative size");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::pad(x, F::PadFuncOptions({3, 0}).mode(F::PadMode::Reflect));
+      },
+      "reflect padding (3, 0) of dimension 1 must be at most 2 for its size 3");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::pad(x, F::PadFuncOptions({4, 0}).mode(F::PadMode::Circular));
+      },
+      "circular padding (4, 0)");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::pad(zeros({3}), F::PadFuncOptions({1, 1}).mode(F::PadMode::Replicate));
+      },
+      "replicate padding of 1 dims needs an input of 2 or 3 dims");
+}
+
+TEST(FunctionalPad, IntegerTensorsAndNoPadding) {
+  const Tensor x = tensor({1, 2, 3});
+  const Tensor padded = F::pad(x, F::PadFuncOptions({1, 1}).value(7));
+  EXPECT_EQ(padded.dtype(), kInt64);
+  EXPECT_TRUE(padded.equal(tensor({7, 1, 2, 3, 7})));
+  EXPECT_TRUE(F::pad(x, {0, 0}).equal(x));
+}
+
+TEST(FunctionalAttention, BroadcastsLeadingDims) {
+  Generator gen(5);
+  const Tensor q = randn({2, 3, 4, 8}, kFloat64, &gen);
+  const Tensor k = randn({1, 3, 6, 8}, kFloat64, &gen);
+  const Tensor v = randn({1, 3, 6, 5}, kFloat64, &gen);
+  const Tensor out = F::scaled_dot_product_attention(q, k, v);
+  EXPECT_EQ(out.sizes(), IntArrayRef({2, 3, 4, 5}));
+  const Tensor expanded = F::scaled_dot_product_attention(q, k.expand({2, 3, 6, 8}).contiguous(),
+                                                          v.expand({2, 3, 6, 5}).contiguous());
+  EXPECT_TRUE(out.allclose(expanded, 1e-12, 1e-12));
+}
+
+TEST(FunctionalAttention, DropoutZeroesWeightsAndScalesTheRest) {
+  Generator gen(3);
+  const Tensor q = zeros({1, 64, 4}), k = zeros({1, 64, 4});
+  const Tensor v = eye(64).unsqueeze(0);  // output = the attention weights
+  const Tensor weights =
+      F::scaled_dot_product_attention(q, k, v, {}, 0.5, false, std::nullopt, &gen);
+  // Every weight is 1/64 before dropout: after it, 0 or 2/64.
+  const Tensor kept = weights > 0;
+  EXPECT_TRUE(weights.masked_select(kept).allclose(
+      full({1}, 2.0 / 64).expand({kept.sum().item<int64_t>()})));
+  EXPECT_NEAR(kept.to(kFloat64).mean().item<double>(), 0.5, 0.05);
+}
+
+TEST(FunctionalAttention, Errors) {
+  const Tensor q = zeros({2, 3, 4}), k = zeros({2, 5, 4}), v = zeros({2, 5, 6});
+  testing::expect_error_containing(
+      [&] {
+        (void)F::scaled_dot_product_attention(q, zeros({2, 5, 3}), v);
+      },
+      "scaled_dot_product_attention: key [2, 5, 3] must have the query's features (4)");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::scaled_dot_product_attention(q, k, v, ones({3, 5}, kBool), 0.0, true);
+      },
+      "attn_mask must not be given with is_causal");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::scaled_dot_product_attention(q, k, v, zeros({3, 5}, kFloat64));
+      },
+      "a float attn_mask must have the query's dtype float32, got float64");
+  testing::expect_error_containing(
+      [&] { (void)F::scaled_dot_product_attention(q.to(kInt64), k.to(kInt64), v.to(kInt64)); },
+      "must share one floating dtype");
+  testing::expect_error_containing([&] { (void)F::scaled_dot_product_attention(q, k, v, {}, 1.5); },
+                                   "dropout_p must be in [0, 1], got 1.5");
 }
 
 }  // namespace

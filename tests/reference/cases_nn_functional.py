@@ -1,7 +1,14 @@
-"""Reference cases for the functional layers linear and leaky_relu (tests/nn/functional_test.cpp)."""
+"""Reference cases for the functional layers linear, leaky_relu, pad and
+scaled_dot_product_attention (tests/nn/functional_test.cpp)."""
+import torch
 import torch.nn.functional as F
 
 from op_case import Case, S
+
+# Which key each of 3 queries may attend to; the second query may attend to none.
+SDPA_MASK = torch.tensor([[True, False, True, True, False],
+                          [False, False, False, False, False],
+                          [True, True, True, True, True]])
 
 CASES = {
     "linear": Case(F.linear, [S(4, 3), S(5, 3), S(5)]),
@@ -10,4 +17,27 @@ CASES = {
     "linear_vector": Case(F.linear, [S(3), S(5, 3), S(5)]),
     "leaky_relu": Case(F.leaky_relu, [S(3, 4)]),
     "leaky_relu_slope": Case(lambda x: F.leaky_relu(x, 0.2), [S(3, 4)]),
+    # Appended so the cases above keep their random draws.
+    "pad_constant": Case(lambda x: F.pad(x, (1, 2)), [S(2, 3)]),
+    "pad_constant_value_2d": Case(lambda x: F.pad(x, (1, 0, 2, 1), value=0.5), [S(2, 3, 4)]),
+    "pad_negative": Case(lambda x: F.pad(x, (-1, 2, 1, -2)), [S(3, 4)]),
+    "pad_reflect": Case(lambda x: F.pad(x, (2, 1), mode="reflect"), [S(2, 3, 5)]),
+    "pad_reflect_2d": Case(lambda x: F.pad(x, (1, 1, 2, 0), mode="reflect"), [S(1, 2, 4, 5)]),
+    "pad_replicate_2d": Case(lambda x: F.pad(x, (2, 1, 1, 3), mode="replicate"), [S(2, 3, 4)]),
+    "pad_replicate_3d":
+        Case(lambda x: F.pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"), [S(1, 2, 3, 3, 2)]),
+    "pad_circular": Case(lambda x: F.pad(x, (2, 4), mode="circular"), [S(1, 2, 4)]),
+    "sdpa": Case(F.scaled_dot_product_attention, [S(2, 3, 4), S(2, 5, 4), S(2, 5, 6)]),
+    "sdpa_causal":
+        Case(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+             [S(2, 2, 4, 8), S(2, 2, 4, 8), S(2, 2, 4, 8)]),
+    "sdpa_causal_rectangular":
+        Case(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+             [S(1, 3, 4), S(1, 5, 4), S(1, 5, 2)]),
+    "sdpa_bool_mask_with_an_empty_row":
+        Case(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=SDPA_MASK),
+             [S(2, 3, 4), S(2, 5, 4), S(2, 5, 6)]),
+    "sdpa_float_mask_and_scale":
+        Case(lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=0.3),
+             [S(2, 3, 4), S(2, 5, 4), S(2, 5, 6), S(3, 5)]),
 }
