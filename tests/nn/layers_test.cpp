@@ -20,6 +20,28 @@ Tensor linear_with(const V& x, bool bias) {
   return linear->forward(x[0]);
 }
 
+// nn::MultiheadAttention(4, 2) in evaluation, its packed parameters replaced by the case's
+// inputs from x[first] on: in_proj_weight, in_proj_bias, out_proj's weight and bias.
+nn::MultiheadAttention packed_attention(const V& x, size_t first) {
+  nn::MultiheadAttention mha(4, 2);
+  mha->eval();
+  mha->in_proj_weight = x[first];
+  mha->in_proj_bias = x[first + 1];
+  mha->out_proj->weight = x[first + 2];
+  mha->out_proj->bias = x[first + 3];
+  return mha;
+}
+
+// cases_nn_layers.py's masks: padding keys per batch element, keys each query must not see.
+Tensor mha_padding() {
+  return tensor({{false, false, false, true, true}, {false, false, false, false, false}});
+}
+Tensor mha_mask() {
+  return tensor({{false, true, false, false, false},
+                 {false, false, true, true, false},
+                 {true, false, false, false, false}});
+}
+
 const std::vector<OpCase> kLayerCases = {
     {"linear", [](const V& x) { return linear_with(x, true); }},
     {"linear_no_bias", [](const V& x) { return linear_with(x, false); }},
@@ -43,6 +65,64 @@ const std::vector<OpCase> kLayerCases = {
        second->weight = x[3];
        second->bias = x[4];
        return nn::Sequential(first, nn::ReLU(), second)->forward(x[0]);
+     }},
+    {"mha_self",
+     [](const V& x) { return std::get<0>(packed_attention(x, 1)->forward(x[0], x[0], x[0])); }},
+    {"mha_weights",
+     [](const V& x) { return std::get<1>(packed_attention(x, 3)->forward(x[0], x[1], x[2])); }},
+    {"mha_weights_per_head",
+     [](const V& x) {
+       return std::get<1>(packed_attention(x, 3)->forward(x[0], x[1], x[2], {}, true, {}, false));
+     }},
+    {"mha_bool_masks",
+     [](const V& x) {
+       return std::get<0>(
+           packed_attention(x, 3)->forward(x[0], x[1], x[2], mha_padding(), true, mha_mask()));
+     }},
+    {"mha_bool_masks_without_weights",
+     [](const V& x) {
+       const Tensor mask = tensor({{false, true, false, false, false},
+                                   {true, true, true, false, false},
+                                   {false, false, true, false, false}});
+       return std::get<0>(
+           packed_attention(x, 3)->forward(x[0], x[1], x[2], mha_padding(), false, mask));
+     }},
+    {"mha_unbatched_float_mask",
+     [](const V& x) {
+       return std::get<0>(packed_attention(x, 4)->forward(x[0], x[1], x[2], {}, true, x[3]));
+     }},
+    {"mha_bias_kv_zero_attn",
+     [](const V& x) {
+       nn::MultiheadAttention mha(
+           nn::MultiheadAttentionOptions(4, 2).add_bias_kv(true).add_zero_attn(true));
+       mha->eval();
+       mha->in_proj_weight = x[3];
+       mha->in_proj_bias = x[4];
+       mha->bias_k = x[5];
+       mha->bias_v = x[6];
+       mha->out_proj->weight = x[7];
+       mha->out_proj->bias = x[8];
+       return std::get<0>(mha->forward(x[0], x[1], x[2], mha_padding()));
+     }},
+    {"mha_separate_projections",
+     [](const V& x) {
+       nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(4, 2).kdim(3).vdim(6));
+       mha->eval();
+       mha->q_proj_weight = x[3];
+       mha->k_proj_weight = x[4];
+       mha->v_proj_weight = x[5];
+       mha->in_proj_bias = x[6];
+       mha->out_proj->weight = x[7];
+       mha->out_proj->bias = x[8];
+       return std::get<0>(mha->forward(x[0], x[1], x[2]));
+     }},
+    {"mha_no_bias",
+     [](const V& x) {
+       nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(4, 2).bias(false));
+       mha->eval();
+       mha->in_proj_weight = x[1];
+       mha->out_proj->weight = x[2];
+       return std::get<0>(mha->forward(x[0], x[0], x[0]));
      }},
 };
 
@@ -250,6 +330,90 @@ TEST(Activations, LeakyReluGradientAtZeroIsSlope) {
   Tensor x = tensor({-1.0, 0.0, 2.0}).requires_grad_();
   nn::LeakyReLU(0.1)->forward(x).sum().backward();
   EXPECT_TRUE(x.grad().allclose(tensor({0.1, 0.1, 1.0})));
+}
+
+TEST(MultiheadAttention, ParametersAndInitializationAsPyTorch) {
+  manual_seed(4);
+  nn::MultiheadAttention mha(64, 8);
+  std::vector<std::string> names;
+  for (const auto& item : mha->named_parameters()) names.push_back(item.key());
+  EXPECT_EQ(names, (std::vector<std::string>{"in_proj_weight", "in_proj_bias", "out_proj.weight",
+                                             "out_proj.bias"}));
+  EXPECT_EQ(mha->in_proj_weight.sizes(), IntArrayRef({192, 64}));
+  EXPECT_TRUE(mha->in_proj_bias.equal(zeros({192})));
+  EXPECT_TRUE(mha->out_proj->bias.equal(zeros({64})));
+  // xavier_uniform_ over [192, 64]: bound sqrt(6 / (64 + 192)).
+  const double bound = std::sqrt(6.0 / 256.0);
+  EXPECT_LE(mha->in_proj_weight.abs().max().item<double>(), bound);
+  EXPECT_GT(mha->in_proj_weight.abs().max().item<double>(), 0.95 * bound);
+  nn::MultiheadAttention separate(
+      nn::MultiheadAttentionOptions(8, 2).kdim(3).vdim(5).add_bias_kv(true));
+  names.clear();
+  for (const auto& item : separate->named_parameters()) names.push_back(item.key());
+  EXPECT_EQ(names, (std::vector<std::string>{"q_proj_weight", "k_proj_weight", "v_proj_weight",
+                                             "in_proj_bias", "bias_k", "bias_v", "out_proj.weight",
+                                             "out_proj.bias"}));
+}
+
+TEST(MultiheadAttention, WeightsOnRequestAndDropoutOnlyInTraining) {
+  manual_seed(5);
+  nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(8, 2).dropout(0.5));
+  const Tensor q = randn({3, 2, 8}), kv = randn({4, 2, 8});
+  mha->eval();
+  const auto [with_weights, weights] = mha->forward(q, kv, kv);
+  const auto [without, none] = mha->forward(q, kv, kv, {}, false);
+  EXPECT_FALSE(none.defined());
+  EXPECT_EQ(weights.sizes(), IntArrayRef({2, 3, 4}));
+  EXPECT_TRUE(weights.sum({-1}).allclose(ones({2, 3})));
+  EXPECT_TRUE(with_weights.allclose(without, 1e-5, 1e-6));
+  EXPECT_TRUE(std::get<0>(mha->forward(q, kv, kv)).equal(with_weights));  // no dropout in eval
+  mha->train();
+  const Tensor dropped = std::get<1>(mha->forward(q, kv, kv, {}, true, {}, false));
+  EXPECT_GT((dropped == 0).sum().item<int64_t>(), 0);
+}
+
+TEST(MultiheadAttention, Errors) {
+  testing::expect_error_containing(
+      [] { nn::MultiheadAttention(10, 3); },
+      "MultiheadAttention: embed_dim 10 must be positive and divisible by num_heads 3");
+  nn::MultiheadAttention mha(4, 2);
+  const Tensor q = zeros({3, 2, 4}), kv = zeros({5, 2, 4});
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(zeros({3, 4, 2, 4}), kv, kv);
+      },
+      "query should be unbatched 2-D or batched 3-D, got 4-D");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(q, zeros({5, 2, 3}), zeros({5, 2, 3}));
+      },
+      "with packed projections, key [5, 2, 3] and value [5, 2, 3] must have one shape with "
+      "embed_dim (4) features");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(zeros({3, 2, 6}), kv, kv);
+      },
+      "the query has 6 features, expected embed_dim 4");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(q, kv, kv, zeros({2, 4}, kBool));
+      },
+      "key_padding_mask must be [2, 5] (batch, key length), got [2, 4]");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(q, kv, kv, {}, true, zeros({5, 3}, kBool));
+      },
+      "attn_mask must be [3, 5], got [5, 3]");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(q, kv, kv, {}, true, zeros({3, 5}, kInt64));
+      },
+      "attn_mask must be bool or of the query's dtype float32, got int64");
+  testing::expect_error_containing(
+      [&] {
+        (void)mha->forward(q, zeros({5, 3, 4}), zeros({5, 3, 4}));
+      },
+      "must match each other's length and the query's batch 2");
 }
 
 }  // namespace

@@ -5,6 +5,22 @@ import torch.nn.functional as F
 
 from op_case import Case, S
 
+
+def mha(q, k, v, in_w, in_b, out_w, out_b, **options):
+    return F.multi_head_attention_forward(q, k, v, 4, 2, in_w, in_b, None, None, False, 0.0,
+                                          out_w, out_b, training=False, **options)
+
+
+# Padding keys per batch element (true = ignore) and keys each of 3 queries must not attend to.
+MHA_PADDING = torch.tensor([[False, False, False, True, True], [False] * 5])
+MHA_MASK = torch.tensor([[False, True, False, False, False],
+                         [False, False, True, True, False],
+                         [True, False, False, False, False]])
+MHA_MASK_WITH_AN_EMPTY_ROW = torch.tensor([[False, True, False, False, False],
+                                           [False, False, False, False, False],
+                                           [False, False, True, False, False]])
+MHA_MASK_WITH_AN_EMPTY_ROW[1, :3] = True  # with the padding, query 1 of batch 0 sees no key
+
 CASES = {
     "linear": Case(lambda x, w, b: F.linear(x, w, b), [S(4, 3), S(5, 3), S(5)]),
     "linear_no_bias": Case(lambda x, w: F.linear(x, w), [S(2, 3), S(4, 3)]),
@@ -17,4 +33,43 @@ CASES = {
     "embedding": Case(lambda i, w: F.embedding(i, w), [S(2, 3, domain="int:0:5"), S(5, 4)]),
     "sequential_mlp": Case(lambda x, w1, b1, w2, b2: F.linear(F.relu(F.linear(x, w1, b1)), w2, b2),
                            [S(3, 4), S(5, 4), S(5), S(2, 5), S(2)]),
+    # Multi-head attention through F.multi_head_attention_forward with its parameters as inputs
+    # (embed_dim 4, 2 heads; query [L=3, N=2, 4], keys [S=5, N=2, .]). Appended so the cases
+    # above keep their random draws.
+    "mha_self": Case(lambda x, wi, bi, wo, bo: mha(x, x, x, wi, bi, wo, bo)[0],
+                     [S(3, 2, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_weights": Case(lambda q, k, v, wi, bi, wo, bo: mha(q, k, v, wi, bi, wo, bo)[1],
+                        [S(3, 2, 4), S(5, 2, 4), S(5, 2, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_weights_per_head":
+        Case(lambda q, k, v, wi, bi, wo, bo:
+             mha(q, k, v, wi, bi, wo, bo, average_attn_weights=False)[1],
+             [S(3, 2, 4), S(5, 2, 4), S(5, 2, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_bool_masks":
+        Case(lambda q, k, v, wi, bi, wo, bo:
+             mha(q, k, v, wi, bi, wo, bo, key_padding_mask=MHA_PADDING, attn_mask=MHA_MASK)[0],
+             [S(3, 2, 4), S(5, 2, 4), S(5, 2, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_bool_masks_without_weights":
+        Case(lambda q, k, v, wi, bi, wo, bo:
+             mha(q, k, v, wi, bi, wo, bo, key_padding_mask=MHA_PADDING,
+                 attn_mask=MHA_MASK_WITH_AN_EMPTY_ROW, need_weights=False)[0],
+             [S(3, 2, 4), S(5, 2, 4), S(5, 2, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_unbatched_float_mask":
+        Case(lambda q, k, v, m, wi, bi, wo, bo: mha(q, k, v, wi, bi, wo, bo, attn_mask=m)[0],
+             [S(3, 4), S(5, 4), S(5, 4), S(3, 5), S(12, 4), S(12), S(4, 4), S(4)]),
+    "mha_bias_kv_zero_attn":
+        Case(lambda q, k, v, wi, bi, bk, bv, wo, bo:
+             F.multi_head_attention_forward(q, k, v, 4, 2, wi, bi, bk, bv, True, 0.0, wo, bo,
+                                            training=False, key_padding_mask=MHA_PADDING)[0],
+             [S(3, 2, 4), S(5, 2, 4), S(5, 2, 4), S(12, 4), S(12), S(1, 1, 4), S(1, 1, 4),
+              S(4, 4), S(4)]),
+    "mha_separate_projections":
+        Case(lambda q, k, v, wq, wk, wv, bi, wo, bo:
+             F.multi_head_attention_forward(q, k, v, 4, 2, None, bi, None, None, False, 0.0, wo,
+                                            bo, training=False, use_separate_proj_weight=True,
+                                            q_proj_weight=wq, k_proj_weight=wk,
+                                            v_proj_weight=wv)[0],
+             [S(3, 2, 4), S(5, 2, 3), S(5, 2, 6), S(4, 4), S(4, 3), S(4, 6), S(12), S(4, 4),
+              S(4)]),
+    "mha_no_bias": Case(lambda x, wi, wo: mha(x, x, x, wi, None, wo, None)[0],
+                        [S(3, 2, 4), S(12, 4), S(4, 4)]),
 }

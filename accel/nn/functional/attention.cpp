@@ -50,11 +50,14 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
   if (allowed.defined()) {
     scores = scores.masked_fill(allowed.logical_not(), -std::numeric_limits<double>::infinity());
   }
-  Tensor weights = softmax(scores, -1);
+  Tensor weights;
   if (is_causal || attn_mask.defined()) {
-    // A query with no key to attend to: zeros rather than softmax's NaN.
-    constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-    weights = weights.masked_fill(eq(scores, kMinusInfinity).all(-1, true), 0);
+    // A query with no key to attend to gets zero weights rather than softmax's NaN; its scores
+    // are zeroed first so that no NaN reaches the gradient either.
+    const Tensor no_key = eq(scores, -std::numeric_limits<double>::infinity()).all(-1, true);
+    weights = softmax(scores.masked_fill(no_key, 0), -1).masked_fill(no_key, 0);
+  } else {
+    weights = softmax(scores, -1);
   }
   if (dropout_p > 0) weights = dropout(weights, dropout_p, true, generator);
   return weights.matmul(value);

@@ -40,7 +40,7 @@ Tensor pad_constant(const Tensor& x, int64_t dim, int64_t before, int64_t after,
   auto block = [&](int64_t length) {
     DimVector sizes(x.sizes());
     sizes[static_cast<size_t>(dim)] = length;
-    return full(sizes, value, x.options().requires_grad(false));
+    return full(sizes, value, x.options());
   };
   std::vector<Tensor> parts;
   if (before > 0) parts.push_back(block(before));
