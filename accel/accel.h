@@ -68,6 +68,7 @@
 #include "accel/nn/modules/normalization.h"
 #include "accel/nn/modules/pooling.h"
 #include "accel/nn/modules/reshape.h"
+#include "accel/nn/modules/transformer.h"
 #include "accel/nn/print.h"
 #include "accel/nn/utils/clip_grad.h"
 #include "accel/optim/adagrad.h"

@@ -42,6 +42,29 @@ Tensor mha_mask() {
                  {true, false, false, false, false}});
 }
 
+// nn::TransformerEncoderLayer(4, 2) with dim_feedforward 6 and no dropout, in evaluation, its
+// parameters replaced by x[1..12] in PyTorch's order.
+nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
+  auto options = nn::TransformerEncoderLayerOptions(4, 2).dim_feedforward(6).dropout(0.0);
+  if (gelu) options.activation([](const Tensor& t) { return F::gelu(t); });
+  nn::TransformerEncoderLayer layer(options);
+  layer->eval();
+  std::vector<Tensor*> targets = {&layer->self_attn->in_proj_weight,
+                                  &layer->self_attn->in_proj_bias,
+                                  &layer->self_attn->out_proj->weight,
+                                  &layer->self_attn->out_proj->bias,
+                                  &layer->linear1->weight,
+                                  &layer->linear1->bias,
+                                  &layer->linear2->weight,
+                                  &layer->linear2->bias,
+                                  &layer->norm1->weight,
+                                  &layer->norm1->bias,
+                                  &layer->norm2->weight,
+                                  &layer->norm2->bias};
+  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[i + 1];
+  return layer;
+}
+
 const std::vector<OpCase> kLayerCases = {
     {"linear", [](const V& x) { return linear_with(x, true); }},
     {"linear_no_bias", [](const V& x) { return linear_with(x, false); }},
@@ -116,6 +139,14 @@ const std::vector<OpCase> kLayerCases = {
        mha->out_proj->bias = x[8];
        return std::get<0>(mha->forward(x[0], x[1], x[2]));
      }},
+    {"transformer_encoder_layer", [](const V& x) { return encoder_layer_with(x)->forward(x[0]); }},
+    {"transformer_encoder_layer_masks",
+     [](const V& x) {
+       const Tensor mask = tensor({{false, true, false, false, true}}).expand({5, 5});
+       return encoder_layer_with(x)->forward(x[0], mask, mha_padding());
+     }},
+    {"transformer_encoder_layer_gelu",
+     [](const V& x) { return encoder_layer_with(x, true)->forward(x[0]); }},
     {"mha_no_bias",
      [](const V& x) {
        nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(4, 2).bias(false));
@@ -414,6 +445,28 @@ TEST(MultiheadAttention, Errors) {
         (void)mha->forward(q, zeros({5, 3, 4}), zeros({5, 3, 4}));
       },
       "must match each other's length and the query's batch 2");
+}
+
+TEST(TransformerEncoderLayer, ParametersStackingAndDropout) {
+  manual_seed(6);
+  nn::TransformerEncoderLayer layer(nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(16));
+  std::vector<std::string> names;
+  for (const auto& item : layer->named_parameters()) names.push_back(item.key());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "self_attn.in_proj_weight", "self_attn.in_proj_bias", "self_attn.out_proj.weight",
+                "self_attn.out_proj.bias", "linear1.weight", "linear1.bias", "linear2.weight",
+                "linear2.bias", "norm1.weight", "norm1.bias", "norm2.weight", "norm2.bias"}));
+  const Tensor src = randn({5, 3, 8});
+  nn::Sequential stack(layer, nn::TransformerEncoderLayer(8, 2));
+  stack->eval();
+  const Tensor out = stack->forward(src);
+  EXPECT_EQ(out.sizes(), src.sizes());
+  EXPECT_TRUE(stack->forward(src).equal(out));  // evaluation: no dropout
+  stack->train();
+  EXPECT_FALSE(stack->forward(src).equal(out));  // dropout 0.1 by default
+  // Every position is normalized by the last LayerNorm (weight 1, bias 0 at initialization).
+  EXPECT_TRUE(out.mean({-1}).abs().max().item<float>() < 1e-5f);
 }
 
 }  // namespace

@@ -21,6 +21,18 @@ MHA_MASK_WITH_AN_EMPTY_ROW = torch.tensor([[False, True, False, False, False],
                                            [False, False, True, False, False]])
 MHA_MASK_WITH_AN_EMPTY_ROW[1, :3] = True  # with the padding, query 1 of batch 0 sees no key
 
+
+ENCODER_LAYER_SHAPES = [S(12, 4), S(12), S(4, 4), S(4), S(6, 4), S(6), S(4, 6), S(4),
+                        S(4), S(4), S(4), S(4)]
+ENCODER_MASK = torch.tensor([[False, True, False, False, True]] * 5)
+
+
+def encoder_layer(x, params, activation="relu", **masks):
+    layer = torch.nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0,
+                                             activation=activation).eval()
+    names = [name for name, _ in layer.named_parameters()]
+    return torch.func.functional_call(layer, dict(zip(names, params)), (x,), masks)
+
 CASES = {
     "linear": Case(lambda x, w, b: F.linear(x, w, b), [S(4, 3), S(5, 3), S(5)]),
     "linear_no_bias": Case(lambda x, w: F.linear(x, w), [S(2, 3), S(4, 3)]),
@@ -72,4 +84,14 @@ CASES = {
               S(4)]),
     "mha_no_bias": Case(lambda x, wi, wo: mha(x, x, x, wi, None, wo, None)[0],
                         [S(3, 2, 4), S(12, 4), S(4, 4)]),
+    # nn.TransformerEncoderLayer(d_model 4, 2 heads, feed-forward 6, no dropout) called with
+    # its parameters as inputs (in PyTorch's order), on src [S=5, N=2, 4].
+    "transformer_encoder_layer":
+        Case(lambda x, *p: encoder_layer(x, p), [S(5, 2, 4)] + ENCODER_LAYER_SHAPES),
+    "transformer_encoder_layer_masks":
+        Case(lambda x, *p: encoder_layer(x, p, src_mask=ENCODER_MASK,
+                                         src_key_padding_mask=MHA_PADDING),
+             [S(5, 2, 4)] + ENCODER_LAYER_SHAPES),
+    "transformer_encoder_layer_gelu":
+        Case(lambda x, *p: encoder_layer(x, p, activation="gelu"), [S(5, 2, 4)] + ENCODER_LAYER_SHAPES),
 }

@@ -1,0 +1,39 @@
+// nn::TransformerEncoderLayer: x = norm1(x + dropout1(self_attn(x))), then
+// norm2(x + dropout2(linear2(dropout(activation(linear1(x)))))), the attention computed without
+// its weights.
+#include "accel/nn/modules/transformer.h"
+
+#include "accel/core/ops.h"
+
+namespace accel::nn {
+
+TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(
+    const TransformerEncoderLayerOptions& options_)
+    : options(options_) {
+  const int64_t d = options.d_model_;
+  ACCEL_CHECK(options.dim_feedforward_ > 0, "TransformerEncoderLayer",
+              "dim_feedforward must be positive, got {}", options.dim_feedforward_);
+  if (!options.activation_) options.activation_ = [](const Tensor& x) { return relu(x); };
+  self_attn = register_module(
+      "self_attn",
+      MultiheadAttention(MultiheadAttentionOptions(d, options.nhead_).dropout(options.dropout_)));
+  linear1 = register_module("linear1", Linear(d, options.dim_feedforward_));
+  dropout = register_module("dropout", Dropout(options.dropout_));
+  linear2 = register_module("linear2", Linear(options.dim_feedforward_, d));
+  const auto norm = LayerNormOptions({d}).eps(options.layer_norm_eps_);
+  norm1 = register_module("norm1", LayerNorm(norm));
+  norm2 = register_module("norm2", LayerNorm(norm));
+  dropout1 = register_module("dropout1", Dropout(options.dropout_));
+  dropout2 = register_module("dropout2", Dropout(options.dropout_));
+}
+
+Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src_mask,
+                                            const Tensor& src_key_padding_mask) {
+  const Tensor attended = std::get<0>(
+      self_attn->forward(src, src, src, src_key_padding_mask, /*need_weights=*/false, src_mask));
+  const Tensor x = norm1->forward(src + dropout1->forward(attended));
+  const Tensor fed = linear2->forward(dropout->forward(options.activation_(linear1->forward(x))));
+  return norm2->forward(x + dropout2->forward(fed));
+}
+
+}  // namespace accel::nn

@@ -1,0 +1,59 @@
+// nn::TransformerEncoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first):
+// self-attention and a feed-forward block, each added to its input and layer-normalized.
+#pragma once
+
+#include <functional>
+
+#include "accel/nn/module.h"
+#include "accel/nn/modules/attention.h"
+#include "accel/nn/modules/dropout.h"
+#include "accel/nn/modules/linear.h"
+#include "accel/nn/modules/normalization.h"
+
+namespace accel::nn {
+
+struct TransformerEncoderLayerOptions {
+  TransformerEncoderLayerOptions(int64_t d_model, int64_t nhead)
+      : d_model_(d_model), nhead_(nhead) {}
+#define ACCEL_TRANSFORMER_OPTION(T, name)         \
+  TransformerEncoderLayerOptions& name(T value) { \
+    name##_ = std::move(value);                   \
+    return *this;                                 \
+  }                                               \
+  T name##_
+  ACCEL_TRANSFORMER_OPTION(int64_t, d_model);
+  ACCEL_TRANSFORMER_OPTION(int64_t, nhead);
+  ACCEL_TRANSFORMER_OPTION(int64_t, dim_feedforward) = 2048;
+  ACCEL_TRANSFORMER_OPTION(double, dropout) = 0.1;
+  // The feed-forward block's activation: relu by default; e.g. [](const Tensor& x) { return
+  // F::gelu(x); }.
+  ACCEL_TRANSFORMER_OPTION(std::function<Tensor(const Tensor&)>, activation);
+  ACCEL_TRANSFORMER_OPTION(double, layer_norm_eps) = 1e-5;
+#undef ACCEL_TRANSFORMER_OPTION
+};
+
+class TransformerEncoderLayerImpl : public Module {
+ public:
+  TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead)
+      : TransformerEncoderLayerImpl(TransformerEncoderLayerOptions(d_model, nhead)) {}
+  explicit TransformerEncoderLayerImpl(const TransformerEncoderLayerOptions& options);
+
+  // src [S, N, d_model] (or [S, d_model]); src_mask [S, S] or [N * nhead, S, S] and
+  // src_key_padding_mask [N, S] as MultiheadAttention's attn_mask and key_padding_mask (true
+  // means "ignore"). The one-argument form lets layers stack in a Sequential.
+  Tensor forward(const Tensor& src) override { return forward(src, {}, {}); }
+  Tensor forward(const Tensor& src, const Tensor& src_mask, const Tensor& src_key_padding_mask);
+
+  TransformerEncoderLayerOptions options;
+  MultiheadAttention self_attn = nullptr;
+  Linear linear1 = nullptr;
+  Dropout dropout = nullptr;
+  Linear linear2 = nullptr;
+  LayerNorm norm1 = nullptr;
+  LayerNorm norm2 = nullptr;
+  Dropout dropout1 = nullptr;
+  Dropout dropout2 = nullptr;
+};
+ACCEL_MODULE(TransformerEncoderLayer);
+
+}  // namespace accel::nn
