@@ -42,26 +42,34 @@ Tensor mha_mask() {
                  {true, false, false, false, false}});
 }
 
-// nn::TransformerEncoderLayer(4, 2) with dim_feedforward 6 and no dropout, in evaluation, its
-// parameters replaced by x[1..12] in PyTorch's order.
-nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
+// The case's layer options: d_model 4, 2 heads, dim_feedforward 6, no dropout.
+nn::TransformerEncoderLayerOptions encoder_layer_options(bool gelu = false) {
   auto options = nn::TransformerEncoderLayerOptions(4, 2).dim_feedforward(6).dropout(0.0);
   if (gelu) options.activation([](const Tensor& t) { return F::gelu(t); });
-  nn::TransformerEncoderLayer layer(options);
+  return options;
+}
+
+// Replaces a layer's 12 parameters, in PyTorch's order, by x[first], x[first + 1], ...
+void set_encoder_layer(nn::TransformerEncoderLayerImpl& layer, const V& x, size_t first) {
+  const std::vector<Tensor*> targets = {&layer.self_attn->in_proj_weight,
+                                        &layer.self_attn->in_proj_bias,
+                                        &layer.self_attn->out_proj->weight,
+                                        &layer.self_attn->out_proj->bias,
+                                        &layer.linear1->weight,
+                                        &layer.linear1->bias,
+                                        &layer.linear2->weight,
+                                        &layer.linear2->bias,
+                                        &layer.norm1->weight,
+                                        &layer.norm1->bias,
+                                        &layer.norm2->weight,
+                                        &layer.norm2->bias};
+  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[first + i];
+}
+
+nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
+  nn::TransformerEncoderLayer layer(encoder_layer_options(gelu));
   layer->eval();
-  std::vector<Tensor*> targets = {&layer->self_attn->in_proj_weight,
-                                  &layer->self_attn->in_proj_bias,
-                                  &layer->self_attn->out_proj->weight,
-                                  &layer->self_attn->out_proj->bias,
-                                  &layer->linear1->weight,
-                                  &layer->linear1->bias,
-                                  &layer->linear2->weight,
-                                  &layer->linear2->bias,
-                                  &layer->norm1->weight,
-                                  &layer->norm1->bias,
-                                  &layer->norm2->weight,
-                                  &layer->norm2->bias};
-  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[i + 1];
+  set_encoder_layer(*layer, x, 1);
   return layer;
 }
 
@@ -147,6 +155,18 @@ const std::vector<OpCase> kLayerCases = {
      }},
     {"transformer_encoder_layer_gelu",
      [](const V& x) { return encoder_layer_with(x, true)->forward(x[0]); }},
+    {"transformer_encoder",
+     [](const V& x) {
+       nn::TransformerEncoder encoder(nn::TransformerEncoderOptions(encoder_layer_options(), 2)
+                                          .norm(nn::LayerNorm(nn::LayerNormOptions({4}))));
+       encoder->eval();
+       set_encoder_layer(*encoder->layers->at<nn::TransformerEncoderLayerImpl>(0), x, 1);
+       set_encoder_layer(*encoder->layers->at<nn::TransformerEncoderLayerImpl>(1), x, 13);
+       encoder->norm->weight = x[25];
+       encoder->norm->bias = x[26];
+       const Tensor mask = tensor({{false, true, false, false, true}}).expand({5, 5});
+       return encoder->forward(x[0], mask, {});
+     }},
     {"mha_no_bias",
      [](const V& x) {
        nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(4, 2).bias(false));
@@ -467,6 +487,31 @@ TEST(TransformerEncoderLayer, ParametersStackingAndDropout) {
   EXPECT_FALSE(stack->forward(src).equal(out));  // dropout 0.1 by default
   // Every position is normalized by the last LayerNorm (weight 1, bias 0 at initialization).
   EXPECT_TRUE(out.mean({-1}).abs().max().item<float>() < 1e-5f);
+}
+
+TEST(TransformerEncoder, LayersStartEqualAndTrainApart) {
+  manual_seed(8);
+  nn::TransformerEncoder encoder(nn::TransformerEncoderOptions(
+      nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(16), 3));
+  ASSERT_EQ(encoder->layers->size(), 3u);
+  const auto first = encoder->layers->at<nn::TransformerEncoderLayerImpl>(0)->parameters();
+  for (size_t i = 1; i < 3; ++i) {
+    const auto other = encoder->layers->at<nn::TransformerEncoderLayerImpl>(i)->parameters();
+    ASSERT_EQ(other.size(), first.size());
+    for (size_t p = 0; p < first.size(); ++p) {
+      EXPECT_TRUE(other[p].equal(first[p])) << "layer " << i << " parameter " << p;
+      EXPECT_FALSE(other[p].is_same(first[p]));  // copies, not shared
+    }
+  }
+  EXPECT_TRUE(encoder->norm.is_empty());
+  EXPECT_EQ(encoder->named_parameters().size(), 36u);
+  EXPECT_TRUE(encoder->named_parameters().contains("layers.2.self_attn.in_proj_weight"));
+  testing::expect_error_containing(
+      [] {
+        nn::TransformerEncoder(
+            nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(8, 2), 0));
+      },
+      "TransformerEncoder: num_layers must be at least 1, got 0");
 }
 
 }  // namespace

@@ -33,6 +33,14 @@ def encoder_layer(x, params, activation="relu", **masks):
     names = [name for name, _ in layer.named_parameters()]
     return torch.func.functional_call(layer, dict(zip(names, params)), (x,), masks)
 
+
+def encoder(x, params, **masks):
+    layer = torch.nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0)
+    stack = torch.nn.TransformerEncoder(layer, 2, norm=torch.nn.LayerNorm(4),
+                                        enable_nested_tensor=False).eval()
+    names = [name for name, _ in stack.named_parameters()]
+    return torch.func.functional_call(stack, dict(zip(names, params)), (x,), masks)
+
 CASES = {
     "linear": Case(lambda x, w, b: F.linear(x, w, b), [S(4, 3), S(5, 3), S(5)]),
     "linear_no_bias": Case(lambda x, w: F.linear(x, w), [S(2, 3), S(4, 3)]),
@@ -94,4 +102,8 @@ CASES = {
              [S(5, 2, 4)] + ENCODER_LAYER_SHAPES),
     "transformer_encoder_layer_gelu":
         Case(lambda x, *p: encoder_layer(x, p, activation="gelu"), [S(5, 2, 4)] + ENCODER_LAYER_SHAPES),
+    # nn.TransformerEncoder of two such layers and a final LayerNorm(4), parameters as inputs.
+    "transformer_encoder":
+        Case(lambda x, *p: encoder(x, p, mask=ENCODER_MASK),
+             [S(5, 2, 4)] + ENCODER_LAYER_SHAPES * 2 + [S(4), S(4)]),
 }

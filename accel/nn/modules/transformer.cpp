@@ -1,8 +1,9 @@
 // nn::TransformerEncoderLayer: x = norm1(x + dropout1(self_attn(x))), then
 // norm2(x + dropout2(linear2(dropout(activation(linear1(x)))))), the attention computed without
-// its weights.
+// its weights; nn::TransformerEncoder chains such layers.
 #include "accel/nn/modules/transformer.h"
 
+#include "accel/core/autograd/grad_mode.h"
 #include "accel/core/ops.h"
 
 namespace accel::nn {
@@ -34,6 +35,34 @@ Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src
   const Tensor x = norm1->forward(src + dropout1->forward(attended));
   const Tensor fed = linear2->forward(dropout->forward(options.activation_(linear1->forward(x))));
   return norm2->forward(x + dropout2->forward(fed));
+}
+
+TransformerEncoderImpl::TransformerEncoderImpl(const TransformerEncoderOptions& options_)
+    : options(options_) {
+  ACCEL_CHECK(options.num_layers_ >= 1, "TransformerEncoder",
+              "num_layers must be at least 1, got {}", options.num_layers_);
+  layers = register_module("layers", ModuleList());
+  const TransformerEncoderLayer first(options.encoder_layer_);
+  layers->push_back(first);
+  const std::vector<Tensor> initial = first->parameters();
+  for (int64_t i = 1; i < options.num_layers_; ++i) {
+    const TransformerEncoderLayer layer(options.encoder_layer_);
+    NoGradGuard copying;
+    const std::vector<Tensor> params = layer->parameters();
+    for (size_t p = 0; p < params.size(); ++p) params[p].copy_(initial[p]);
+    layers->push_back(layer);
+  }
+  if (!options.norm_.is_empty()) norm = register_module("norm", options.norm_);
+}
+
+Tensor TransformerEncoderImpl::forward(const Tensor& src, const Tensor& mask,
+                                       const Tensor& src_key_padding_mask) {
+  Tensor x = src;
+  for (const auto& layer : *layers) {
+    x = std::static_pointer_cast<TransformerEncoderLayerImpl>(layer)->forward(x, mask,
+                                                                              src_key_padding_mask);
+  }
+  return norm.is_empty() ? x : norm->forward(x);
 }
 
 }  // namespace accel::nn

@@ -1,11 +1,13 @@
 // nn::TransformerEncoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first):
-// self-attention and a feed-forward block, each added to its input and layer-normalized.
+// self-attention and a feed-forward block, each added to its input and layer-normalized; and
+// nn::TransformerEncoder, a stack of such layers and an optional final norm.
 #pragma once
 
 #include <functional>
 
 #include "accel/nn/module.h"
 #include "accel/nn/modules/attention.h"
+#include "accel/nn/modules/container.h"
 #include "accel/nn/modules/dropout.h"
 #include "accel/nn/modules/linear.h"
 #include "accel/nn/modules/normalization.h"
@@ -55,5 +57,34 @@ class TransformerEncoderLayerImpl : public Module {
   Dropout dropout2 = nullptr;
 };
 ACCEL_MODULE(TransformerEncoderLayer);
+
+struct TransformerEncoderOptions {
+  TransformerEncoderOptions(TransformerEncoderLayerOptions encoder_layer, int64_t num_layers)
+      : encoder_layer_(std::move(encoder_layer)), num_layers_(num_layers) {}
+  // Applied to the last layer's output (LibTorch's norm option, as a LayerNorm).
+  TransformerEncoderOptions& norm(LayerNorm value) {
+    norm_ = std::move(value);
+    return *this;
+  }
+  TransformerEncoderLayerOptions encoder_layer_;
+  int64_t num_layers_;
+  LayerNorm norm_ = nullptr;
+};
+
+class TransformerEncoderImpl : public Module {
+ public:
+  // num_layers layers ("layers.0", ...) that start with the same parameters, as PyTorch's and
+  // LibTorch's copies of one layer do.
+  explicit TransformerEncoderImpl(const TransformerEncoderOptions& options);
+
+  // As TransformerEncoderLayer's forward, through every layer, then the norm.
+  Tensor forward(const Tensor& src) override { return forward(src, {}, {}); }
+  Tensor forward(const Tensor& src, const Tensor& mask, const Tensor& src_key_padding_mask);
+
+  TransformerEncoderOptions options;
+  ModuleList layers = nullptr;
+  LayerNorm norm = nullptr;
+};
+ACCEL_MODULE(TransformerEncoder);
 
 }  // namespace accel::nn
