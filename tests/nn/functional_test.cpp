@@ -1,11 +1,14 @@
-// The functional layers: linear, leaky_relu, pad and scaled_dot_product_attention against
+// The functional layers: linear, leaky_relu, pad, scaled_dot_product_attention and interpolate
+// against
 // PyTorch fixtures (tests/reference/cases_nn_functional.py), dropout's statistics and modes,
 // and errors.
 #include <string>
 
 #include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/interpolate.h"
 #include "accel/nn/functional/pad.h"
+#include "accel/nn/modules/upsample.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
 
@@ -69,6 +72,49 @@ const std::vector<OpCase> kFunctionalCases = {
     {"sdpa_float_mask_and_scale",
      [](const V& x) {
        return F::scaled_dot_product_attention(x[0], x[1], x[2], x[3], 0.0, false, 0.3);
+     }},
+    {"interpolate_nearest_size",
+     [](const V& x) { return F::interpolate(x[0], F::InterpolateFuncOptions().size({4})); }},
+    {"interpolate_nearest_scale_2d",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions().scale_factor({2, 1.5}));
+     }},
+    {"interpolate_nearest_downscale",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions().scale_factor({0.3}));
+     }},
+    {"interpolate_nearest_3d",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions().size({3, 2, 5}));
+     }},
+    {"interpolate_linear",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().size({7}).mode(F::InterpolateMode::Linear));
+     }},
+    {"interpolate_linear_downscale",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().scale_factor({0.3}).mode(F::InterpolateMode::Linear));
+     }},
+    {"interpolate_linear_align_corners",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions()
+                                       .size({7})
+                                       .mode(F::InterpolateMode::Linear)
+                                       .align_corners(true));
+     }},
+    {"interpolate_bilinear",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().scale_factor({2}).mode(F::InterpolateMode::Bilinear));
+     }},
+    {"interpolate_bilinear_size_align_corners",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions()
+                                       .size({5, 2})
+                                       .mode(F::InterpolateMode::Bilinear)
+                                       .align_corners(true));
      }},
 };
 
@@ -203,6 +249,44 @@ TEST(FunctionalAttention, Errors) {
       "must share one floating dtype");
   testing::expect_error_containing([&] { (void)F::scaled_dot_product_attention(q, k, v, {}, 1.5); },
                                    "dropout_p must be in [0, 1], got 1.5");
+}
+
+TEST(FunctionalInterpolate, ErrorsAndTheUpsampleModule) {
+  const Tensor x = ones({1, 2, 3, 4});
+  using F::InterpolateFuncOptions;
+  testing::expect_error_containing([&] { (void)F::interpolate(x, InterpolateFuncOptions()); },
+                                   "interpolate: give exactly one of size and scale_factor");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(x, InterpolateFuncOptions().size({2, 2, 2}));
+      },
+      "the input [1, 2, 3, 4] has 2 spatial dims but 3 sizes were given");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(x,
+                             InterpolateFuncOptions().size({2}).mode(F::InterpolateMode::Linear));
+      },
+      "linear takes a 3-D input [N, C, *spatial], got [1, 2, 3, 4]");
+  testing::expect_error_containing(
+      [&] { (void)F::interpolate(x, InterpolateFuncOptions().size({2}).align_corners(true)); },
+      "align_corners can only be set with the linear modes");
+  testing::expect_error_containing(
+      [&] { (void)F::interpolate(x, InterpolateFuncOptions().scale_factor({0.1})); },
+      "scale factor 0.1 makes dimension 2 of size 3 empty");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(x.to(kInt64),
+                             InterpolateFuncOptions().size({2}).mode(F::InterpolateMode::Bilinear));
+      },
+      "bilinear needs a floating point input, got int64");
+  nn::Upsample up(nn::UpsampleOptions().scale_factor({2}).mode(F::InterpolateMode::Bilinear));
+  const Tensor y = up->forward(x);
+  EXPECT_EQ(y.sizes(), IntArrayRef({1, 2, 6, 8}));
+  EXPECT_TRUE(y.equal(ones({1, 2, 6, 8})));
+  EXPECT_EQ(up->extra_repr(), "scale_factor=[2], mode=bilinear");
+  // Integer tensors take nearest resampling.
+  EXPECT_TRUE(F::interpolate(tensor({1, 2}).view({1, 1, 2}), InterpolateFuncOptions().size({4}))
+                  .equal(tensor({1, 1, 2, 2}).view({1, 1, 4})));
 }
 
 }  // namespace

@@ -40,4 +40,20 @@ CASES = {
     "sdpa_float_mask_and_scale":
         Case(lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=0.3),
              [S(2, 3, 4), S(2, 5, 4), S(2, 5, 6), S(3, 5)]),
+    "interpolate_nearest_size": Case(lambda x: F.interpolate(x, size=4), [S(2, 3, 10)]),
+    "interpolate_nearest_scale_2d":
+        Case(lambda x: F.interpolate(x, scale_factor=(2, 1.5)), [S(1, 2, 3, 4)]),
+    "interpolate_nearest_downscale":
+        Case(lambda x: F.interpolate(x, scale_factor=0.3), [S(1, 2, 10)]),
+    "interpolate_nearest_3d": Case(lambda x: F.interpolate(x, size=(3, 2, 5)), [S(1, 1, 2, 3, 4)]),
+    "interpolate_linear": Case(lambda x: F.interpolate(x, size=7, mode="linear"), [S(2, 3, 4)]),
+    "interpolate_linear_downscale":
+        Case(lambda x: F.interpolate(x, scale_factor=0.3, mode="linear"), [S(1, 2, 10)]),
+    "interpolate_linear_align_corners":
+        Case(lambda x: F.interpolate(x, size=7, mode="linear", align_corners=True), [S(2, 3, 4)]),
+    "interpolate_bilinear":
+        Case(lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [S(1, 2, 3, 4)]),
+    "interpolate_bilinear_size_align_corners":
+        Case(lambda x: F.interpolate(x, size=(5, 2), mode="bilinear", align_corners=True),
+             [S(2, 1, 3, 4)]),
 }
