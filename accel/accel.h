@@ -68,6 +68,7 @@
 #include "accel/nn/modules/loss.h"
 #include "accel/nn/modules/normalization.h"
 #include "accel/nn/modules/pooling.h"
+#include "accel/nn/modules/recurrent.h"
 #include "accel/nn/modules/reshape.h"
 #include "accel/nn/modules/transformer.h"
 #include "accel/nn/modules/upsample.h"

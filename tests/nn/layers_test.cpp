@@ -73,6 +73,18 @@ nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
   return layer;
 }
 
+// A recurrent layer whose weights are replaced by x[first], x[first + 1], ... in PyTorch's
+// order (per layer and direction: weight_ih, weight_hh, then the biases where it has them).
+template <typename Holder>
+Holder recurrent_with(Holder layer, const V& x, size_t first) {
+  for (auto& w : layer->all_weights) {
+    for (Tensor* t : {&w.weight_ih, &w.weight_hh, &w.bias_ih, &w.bias_hh}) {
+      if (t->defined()) *t = x[first++];
+    }
+  }
+  return layer;
+}
+
 const std::vector<OpCase> kLayerCases = {
     {"linear", [](const V& x) { return linear_with(x, true); }},
     {"linear_no_bias", [](const V& x) { return linear_with(x, false); }},
@@ -166,6 +178,44 @@ const std::vector<OpCase> kLayerCases = {
        encoder->norm->bias = x[26];
        const Tensor mask = tensor({{false, true, false, false, true}}).expand({5, 5});
        return encoder->forward(x[0], mask, {});
+     }},
+    {"rnn_tanh",
+     [](const V& x) {
+       return std::get<0>(recurrent_with(nn::RNN(3, 4), x, 2)->forward(x[0], x[1]));
+     }},
+    {"rnn_relu_two_layers_h_n",
+     [](const V& x) {
+       const nn::RNN rnn(
+           nn::RNNOptions(3, 4).num_layers(2).nonlinearity(nn::RNNNonlinearity::ReLU));
+       return std::get<1>(recurrent_with(rnn, x, 1)->forward(x[0]));
+     }},
+    {"lstm",
+     [](const V& x) { return std::get<0>(recurrent_with(nn::LSTM(3, 4), x, 1)->forward(x[0])); }},
+    {"lstm_stacked_bidirectional_batch_first",
+     [](const V& x) {
+       const nn::LSTM lstm(
+           nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true).batch_first(true));
+       return std::get<0>(recurrent_with(lstm, x, 3)->forward(x[0], std::tuple{x[1], x[2]}));
+     }},
+    {"lstm_stacked_bidirectional_c_n",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true));
+       auto [output, state] = recurrent_with(lstm, x, 3)->forward(x[0], std::tuple{x[1], x[2]});
+       return std::get<1>(state);
+     }},
+    {"lstm_unbatched",
+     [](const V& x) { return std::get<0>(recurrent_with(nn::LSTM(3, 4), x, 1)->forward(x[0])); }},
+    {"gru",
+     [](const V& x) { return std::get<0>(recurrent_with(nn::GRU(3, 4), x, 1)->forward(x[0])); }},
+    {"gru_bidirectional_h_n",
+     [](const V& x) {
+       const nn::GRU gru(nn::GRUOptions(3, 4).bidirectional(true));
+       return std::get<1>(recurrent_with(gru, x, 2)->forward(x[0], x[1]));
+     }},
+    {"gru_no_bias",
+     [](const V& x) {
+       const nn::GRU gru(nn::GRUOptions(3, 4).bias(false));
+       return std::get<0>(recurrent_with(gru, x, 1)->forward(x[0]));
      }},
     {"mha_no_bias",
      [](const V& x) {
@@ -512,6 +562,65 @@ TEST(TransformerEncoder, LayersStartEqualAndTrainApart) {
             nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(8, 2), 0));
       },
       "TransformerEncoder: num_layers must be at least 1, got 0");
+}
+
+TEST(Recurrent, ParameterNamesInitializationAndPrinting) {
+  manual_seed(9);
+  nn::LSTM lstm(nn::LSTMOptions(3, 16).num_layers(2).bidirectional(true));
+  std::vector<std::string> names;
+  for (const auto& item : lstm->named_parameters()) names.push_back(item.key());
+  EXPECT_EQ(names.size(), 16u);
+  EXPECT_EQ(names[0], "weight_ih_l0");
+  EXPECT_EQ(names[4], "weight_ih_l0_reverse");
+  EXPECT_EQ(names[15], "bias_hh_l1_reverse");
+  EXPECT_EQ(lstm->all_weights[2].weight_ih.sizes(), IntArrayRef({64, 32}));  // 4 gates, 2 dirs
+  for (const Tensor& p : lstm->parameters()) EXPECT_LE(p.abs().max().item<double>(), 0.25);
+  EXPECT_EQ(lstm->extra_repr(), "3, 16, num_layers=2, bidirectional=true");
+  EXPECT_EQ(nn::GRU(nn::GRUOptions(2, 5).bias(false))->parameters().size(), 2u);
+}
+
+TEST(Recurrent, ShapesStatesAndDropoutBetweenLayers) {
+  manual_seed(10);
+  nn::GRU gru(nn::GRUOptions(3, 4).num_layers(3).dropout(0.5).batch_first(true));
+  const Tensor x = randn({2, 6, 3});
+  gru->eval();
+  const auto [out, h] = gru->forward(x);
+  EXPECT_EQ(out.sizes(), IntArrayRef({2, 6, 4}));
+  EXPECT_EQ(h.sizes(), IntArrayRef({3, 2, 4}));
+  // The last layer's final state is the output's last step.
+  EXPECT_TRUE(h[2].equal(out.select(1, 5)));
+  EXPECT_TRUE(std::get<0>(gru->forward(x)).equal(out));
+  gru->train();
+  EXPECT_FALSE(std::get<0>(gru->forward(x)).equal(out));
+  // Carrying the state on gives the same as one run over the whole sequence.
+  gru->eval();
+  const auto [first, h_mid] = gru->forward(x.narrow(1, 0, 4));
+  const auto [second, h_end] = gru->forward(x.narrow(1, 4, 2), h_mid);
+  EXPECT_TRUE(second.allclose(out.narrow(1, 4, 2), 1e-5, 1e-6));
+  EXPECT_TRUE(h_end.allclose(h, 1e-5, 1e-6));
+}
+
+TEST(Recurrent, Errors) {
+  nn::LSTM lstm(3, 4);
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({5, 2, 6}));
+      },
+      "LSTM: input.size(-1) must be equal to input_size: expected 3, got 6");
+  testing::expect_error_containing([&] { (void)lstm->forward(zeros({5})); },
+                                   "LSTM: expected a 2-D (unbatched) or 3-D input, got [5]");
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({5, 2, 3}), std::tuple{zeros({1, 3, 4}), zeros({1, 2, 4})});
+      },
+      "expected hx of shape [1, 2, 4] and dtype float32, got [1, 3, 4] and float32");
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({0, 2, 3}));
+      },
+      "expected a sequence of at least one step");
+  testing::expect_error_containing([] { nn::RNN(0, 4); },
+                                   "RNN: input_size, hidden_size and num_layers must be positive");
 }
 
 }  // namespace

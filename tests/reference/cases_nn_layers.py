@@ -41,6 +41,18 @@ def encoder(x, params, **masks):
     names = [name for name, _ in stack.named_parameters()]
     return torch.func.functional_call(stack, dict(zip(names, params)), (x,), masks)
 
+
+def recurrent(make, data, pick, call=lambda *args: args):
+    """A recurrent layer's case: its data inputs, then its parameters in PyTorch's order."""
+    module = make()
+    names = [name for name, _ in module.named_parameters()]
+    shapes = [S(*p.shape) for _, p in module.named_parameters()]
+
+    def run(*args):
+        params = dict(zip(names, args[len(data):]))
+        return pick(torch.func.functional_call(module, params, call(*args[:len(data)])))
+    return Case(run, data + shapes)
+
 CASES = {
     "linear": Case(lambda x, w, b: F.linear(x, w, b), [S(4, 3), S(5, 3), S(5)]),
     "linear_no_bias": Case(lambda x, w: F.linear(x, w), [S(2, 3), S(4, 3)]),
@@ -106,4 +118,24 @@ CASES = {
     "transformer_encoder":
         Case(lambda x, *p: encoder(x, p, mask=ENCODER_MASK),
              [S(5, 2, 4)] + ENCODER_LAYER_SHAPES * 2 + [S(4), S(4)]),
+    # Recurrent layers with their parameters as inputs (after the data inputs).
+    "rnn_tanh": recurrent(lambda: torch.nn.RNN(3, 4), [S(5, 2, 3), S(1, 2, 4)], lambda o: o[0]),
+    "rnn_relu_two_layers_h_n":
+        recurrent(lambda: torch.nn.RNN(3, 4, num_layers=2, nonlinearity="relu"), [S(5, 2, 3)],
+                  lambda o: o[1]),
+    "lstm": recurrent(lambda: torch.nn.LSTM(3, 4), [S(5, 2, 3)], lambda o: o[0]),
+    "lstm_stacked_bidirectional_batch_first":
+        recurrent(lambda: torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True),
+                  [S(2, 5, 3), S(4, 2, 4), S(4, 2, 4)], lambda o: o[0],
+                  lambda x, h, c: (x, (h, c))),
+    "lstm_stacked_bidirectional_c_n":
+        recurrent(lambda: torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True),
+                  [S(5, 2, 3), S(4, 2, 4), S(4, 2, 4)], lambda o: o[1][1],
+                  lambda x, h, c: (x, (h, c))),
+    "lstm_unbatched": recurrent(lambda: torch.nn.LSTM(3, 4), [S(5, 3)], lambda o: o[0]),
+    "gru": recurrent(lambda: torch.nn.GRU(3, 4), [S(5, 2, 3)], lambda o: o[0]),
+    "gru_bidirectional_h_n":
+        recurrent(lambda: torch.nn.GRU(3, 4, bidirectional=True), [S(5, 2, 3), S(2, 2, 4)],
+                  lambda o: o[1]),
+    "gru_no_bias": recurrent(lambda: torch.nn.GRU(3, 4, bias=False), [S(5, 2, 3)], lambda o: o[0]),
 }

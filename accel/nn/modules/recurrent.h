@@ -1,0 +1,134 @@
+// Recurrent layers, as LibTorch's: nn::RNN (tanh or ReLU), nn::LSTM and nn::GRU, with stacked
+// layers, bidirectional runs, batch-first inputs, dropout between layers and PyTorch's
+// parameter names (weight_ih_l0, weight_hh_l0_reverse, ...) and initialization (uniform in
+// +-1/sqrt(hidden_size)). Inputs are [T, N, input_size] ([N, T, input_size] batch first, or
+// [T, input_size] unbatched); hidden states are [num_layers * directions, N, hidden_size].
+#pragma once
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "accel/nn/module.h"
+
+namespace accel::nn {
+
+// The options the three layers share; Derived is the layer's own options type, so chained
+// setters keep it.
+template <typename Derived>
+struct RecurrentOptionsBase {
+  RecurrentOptionsBase(int64_t input_size, int64_t hidden_size)
+      : input_size_(input_size), hidden_size_(hidden_size) {}
+#define ACCEL_RECURRENT_OPTION(T, name)  \
+  Derived& name(T value) {               \
+    name##_ = value;                     \
+    return static_cast<Derived&>(*this); \
+  }                                      \
+  T name##_
+  ACCEL_RECURRENT_OPTION(int64_t, input_size);
+  ACCEL_RECURRENT_OPTION(int64_t, hidden_size);
+  ACCEL_RECURRENT_OPTION(int64_t, num_layers) = 1;
+  ACCEL_RECURRENT_OPTION(bool, bias) = true;
+  ACCEL_RECURRENT_OPTION(bool, batch_first) = false;
+  ACCEL_RECURRENT_OPTION(double,
+                         dropout) = 0.0;  // on each layer's output but the last, in training
+  ACCEL_RECURRENT_OPTION(bool, bidirectional) = false;
+#undef ACCEL_RECURRENT_OPTION
+};
+
+enum class RNNNonlinearity { Tanh, ReLU };
+
+struct RNNOptions : RecurrentOptionsBase<RNNOptions> {
+  using RecurrentOptionsBase::RecurrentOptionsBase;
+  RNNOptions& nonlinearity(RNNNonlinearity value) {
+    nonlinearity_ = value;
+    return *this;
+  }
+  RNNNonlinearity nonlinearity_ = RNNNonlinearity::Tanh;
+};
+struct LSTMOptions : RecurrentOptionsBase<LSTMOptions> {
+  using RecurrentOptionsBase::RecurrentOptionsBase;
+};
+struct GRUOptions : RecurrentOptionsBase<GRUOptions> {
+  using RecurrentOptionsBase::RecurrentOptionsBase;
+};
+
+// The cell a recurrent layer runs at each step, and its gates' count (rows of weight_ih are
+// gates * hidden_size, in PyTorch's order: LSTM i, f, g, o; GRU r, z, n).
+enum class RecurrentCell { Tanh, ReLU, LSTM, GRU };
+
+// What RNN, LSTM and GRU share: the parameters and the run over layers, directions and steps.
+class RecurrentImplBase : public Module {
+ public:
+  // Weights per layer and direction, in registration order (weight_ih, weight_hh, bias_ih,
+  // bias_hh; the biases undefined without bias).
+  struct LayerWeights {
+    Tensor weight_ih, weight_hh, bias_ih, bias_hh;
+  };
+  // Redraws every parameter uniformly in +-1/sqrt(hidden_size).
+  void reset_parameters();
+  std::string extra_repr() const override;
+
+  std::vector<LayerWeights> all_weights;  // index layer * directions + direction
+
+ protected:
+  // What the run needs of a layer's options.
+  struct Layout {
+    int64_t input_size, hidden_size, num_layers;
+    bool bias, batch_first;
+    double dropout;
+    bool bidirectional;
+  };
+  template <typename Derived>
+  RecurrentImplBase(RecurrentCell cell, const RecurrentOptionsBase<Derived>& o, const char* op)
+      : RecurrentImplBase(cell,
+                          Layout{o.input_size_, o.hidden_size_, o.num_layers_, o.bias_,
+                                 o.batch_first_, o.dropout_, o.bidirectional_},
+                          op) {}
+  RecurrentImplBase(RecurrentCell cell, const Layout& layout, const char* op);
+  // The output sequence and the final hidden (and, for LSTM, cell) states. h0 and c0 may be
+  // undefined (zeros).
+  std::tuple<Tensor, Tensor, Tensor> run(const Tensor& input, const Tensor& h0,
+                                         const Tensor& c0) const;
+
+  RecurrentCell cell_;
+  Layout layout_;
+  const char* op_;
+};
+
+class RNNImpl : public RecurrentImplBase {
+ public:
+  RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
+  explicit RNNImpl(const RNNOptions& options);
+  // -> (output [T, N, directions * hidden_size], h_n).
+  using Module::forward;
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
+  RNNOptions options;
+};
+ACCEL_MODULE(RNN);
+
+class LSTMImpl : public RecurrentImplBase {
+ public:
+  LSTMImpl(int64_t input_size, int64_t hidden_size)
+      : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
+  explicit LSTMImpl(const LSTMOptions& options);
+  // -> (output, (h_n, c_n)); hx = (h_0, c_0), zeros when absent.
+  using Module::forward;
+  std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
+      const Tensor& input, const std::optional<std::tuple<Tensor, Tensor>>& hx = std::nullopt);
+  LSTMOptions options;
+};
+ACCEL_MODULE(LSTM);
+
+class GRUImpl : public RecurrentImplBase {
+ public:
+  GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
+  explicit GRUImpl(const GRUOptions& options);
+  using Module::forward;
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
+  GRUOptions options;
+};
+ACCEL_MODULE(GRU);
+
+}  // namespace accel::nn
