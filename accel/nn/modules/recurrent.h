@@ -97,12 +97,17 @@ class RecurrentImplBase : public Module {
   const char* op_;
 };
 
+// A recurrent layer's forward returns its final states with its output (LibTorch's
+// signatures), so it hides the one-argument Module::forward on purpose: a one-argument call
+// means this forward, and these layers do not go into a Sequential.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverloaded-virtual"
+
 class RNNImpl : public RecurrentImplBase {
  public:
   RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
   explicit RNNImpl(const RNNOptions& options);
   // -> (output [T, N, directions * hidden_size], h_n).
-  using Module::forward;
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
   RNNOptions options;
 };
@@ -114,7 +119,6 @@ class LSTMImpl : public RecurrentImplBase {
       : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
   explicit LSTMImpl(const LSTMOptions& options);
   // -> (output, (h_n, c_n)); hx = (h_0, c_0), zeros when absent.
-  using Module::forward;
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, const std::optional<std::tuple<Tensor, Tensor>>& hx = std::nullopt);
   LSTMOptions options;
@@ -125,10 +129,11 @@ class GRUImpl : public RecurrentImplBase {
  public:
   GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
   explicit GRUImpl(const GRUOptions& options);
-  using Module::forward;
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
   GRUOptions options;
 };
 ACCEL_MODULE(GRU);
+
+#pragma GCC diagnostic pop
 
 }  // namespace accel::nn
