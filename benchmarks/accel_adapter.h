@@ -18,6 +18,8 @@ struct Accel {
   using LayerNorm = accel::nn::LayerNorm;
   using LayerNormOptions = accel::nn::LayerNormOptions;
   using BatchNorm2d = accel::nn::BatchNorm2d;
+  using LSTM = accel::nn::LSTM;
+  using MultiheadAttention = accel::nn::MultiheadAttention;
   using Adam = accel::optim::Adam;
   using AdamOptions = accel::optim::AdamOptions;
 

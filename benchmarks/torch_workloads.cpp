@@ -18,6 +18,8 @@ struct LibTorch {
   using LayerNorm = torch::nn::LayerNorm;
   using LayerNormOptions = torch::nn::LayerNormOptions;
   using BatchNorm2d = torch::nn::BatchNorm2d;
+  using LSTM = torch::nn::LSTM;
+  using MultiheadAttention = torch::nn::MultiheadAttention;
   using Adam = torch::optim::Adam;
   using AdamOptions = torch::optim::AdamOptions;
 

@@ -3,8 +3,8 @@
 // identical workloads (small-op overhead of a + b with and without autograd recording, matmul
 // GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
 // on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
-// small CNN's training step). No accel, Eigen or Torch headers here: the adapters live in
-// accel_workloads.cpp and torch_workloads.cpp.
+// small CNN's training step, an LSTM and multi-head attention, topk and cumsum). No accel, Eigen or
+// Torch headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 namespace bench {
@@ -119,6 +120,22 @@ inline constexpr int64_t kBatchNormBatch = 32;
 inline constexpr const char* kCrossEntropy = "cross_entropy[512x1000] fwd+bwd";
 inline constexpr int64_t kCrossEntropyRows = 512;
 inline constexpr int64_t kCrossEntropyClasses = 1000;
+
+// Sequence layers in training, forward + backward with the input requiring grad: an LSTM over
+// 32 steps of a batch of 64, and self-attention over 64 positions of a batch of 32 (rates
+// count sequences); and the selections a classifier's metrics use: top-5 of 1000 logits per
+// row (rows/s) and a running sum along rows (bytes/s of a 1024 x 1024 float32 input and its
+// output).
+inline constexpr const char* kLstm = "lstm[32x64x256->256] fwd+bwd";
+inline constexpr int64_t kLstmSteps = 32;
+inline constexpr int64_t kLstmBatch = 64;
+inline constexpr int64_t kLstmWidth = 256;
+inline constexpr const char* kAttention = "multihead_attention[64x32x256,8 heads] fwd+bwd";
+inline constexpr int64_t kAttentionLength = 64;
+inline constexpr int64_t kAttentionBatch = 32;
+inline constexpr int64_t kAttentionWidth = 256;
+inline constexpr const char* kTopk = "topk[512x1000,5]";
+inline constexpr const char* kCumsum = "cumsum[1024x1024]";
 
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
@@ -359,6 +376,58 @@ void cross_entropy_forward_backward(benchmark::State& state) {
 }
 
 template <typename Lib>
+void lstm_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::LSTM lstm(kLstmWidth, kLstmWidth);
+  auto x = Lib::randn({kLstmSteps, kLstmBatch, kLstmWidth}).requires_grad_(true);
+  const auto g = Lib::randn({kLstmSteps, kLstmBatch, kLstmWidth});
+  for (auto _ : state) {
+    lstm->zero_grad(true);
+    x.mutable_grad() = decltype(x)();
+    std::get<0>(lstm->forward(x)).backward(g);
+    benchmark::DoNotOptimize(x.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kLstmBatch));
+}
+
+template <typename Lib>
+void attention_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  typename Lib::MultiheadAttention attention(kAttentionWidth, 8);
+  auto x = Lib::randn({kAttentionLength, kAttentionBatch, kAttentionWidth}).requires_grad_(true);
+  const auto g = Lib::randn({kAttentionLength, kAttentionBatch, kAttentionWidth});
+  for (auto _ : state) {
+    attention->zero_grad(true);
+    x.mutable_grad() = decltype(x)();
+    std::get<0>(attention->forward(x, x, x)).backward(g);
+    benchmark::DoNotOptimize(x.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kAttentionBatch));
+}
+
+template <typename Lib>
+void topk_rows(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto logits = Lib::randn({kCrossEntropyRows, kCrossEntropyClasses});
+  for (auto _ : state) {
+    const auto top = std::get<1>(logits.topk(5, 1));
+    benchmark::DoNotOptimize(top.data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kCrossEntropyRows));
+}
+
+template <typename Lib>
+void cumsum_rows(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randn({1024, 1024});
+  for (auto _ : state) {
+    const auto sums = x.cumsum(1);
+    benchmark::DoNotOptimize(sums.data_ptr());
+  }
+  set_rate(state, kBytesCounter, 2.0 * 1024 * 1024 * sizeof(float));
+}
+
+template <typename Lib>
 auto small_cnn() {
   using L = Lib;
   return typename L::Sequential(
@@ -414,6 +483,10 @@ void register_workloads(const char* impl) {
   add_benchmark(kBatchNorm, impl, Clock::WallWhenThreaded, batch_norm_forward_backward<Lib>);
   add_benchmark(kCrossEntropy, impl, Clock::WallWhenThreaded, cross_entropy_forward_backward<Lib>);
   add_benchmark(kSmallCnnStep, impl, Clock::WallWhenThreaded, small_cnn_step<Lib>);
+  add_benchmark(kLstm, impl, Clock::WallWhenThreaded, lstm_forward_backward<Lib>);
+  add_benchmark(kAttention, impl, Clock::WallWhenThreaded, attention_forward_backward<Lib>);
+  add_benchmark(kTopk, impl, Clock::WallWhenThreaded, topk_rows<Lib>);
+  add_benchmark(kCumsum, impl, Clock::WallWhenThreaded, cumsum_rows<Lib>);
 }
 
 // Each implementation file registers its benchmarks; main calls these in this order.

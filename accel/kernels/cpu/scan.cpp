@@ -1,6 +1,8 @@
-// Cumulative sums: up to kTileWidth adjacent columns (o, i..i+w) advance together through r,
-// so with inner > 1 each step reads and writes a contiguous run; with inner == 1 a tile is one
-// row. Tiles are independent, so any thread count gives the same bits.
+// Cumulative sums. Contiguous rows (inner == 1) run a few at a time, their additions
+// interleaved; otherwise up to kTileWidth adjacent columns (o, i..i+w) advance together through
+// r, so each step reads and writes a contiguous run. Each element's sum is formed in the same
+// order either way, and rows and tiles are independent, so any thread count gives the same
+// bits.
 #include "accel/kernels/cpu/scan.h"
 
 #include <algorithm>
@@ -14,9 +16,43 @@ namespace accel::cpu {
 namespace {
 
 constexpr int64_t kTileWidth = 64;
+constexpr int64_t kRowsAtOnce = 4;
+
+// Rows (inner == 1) `rows` at a time, each its own chain of additions held in a register, so
+// the chains' latencies overlap; the order within each row is unchanged.
+template <int64_t Rows, typename T>
+void scan_rows(const T* in, T* out, int64_t length) {
+  using Acc = math::scan_accumulate_t<T>;
+  Acc running[Rows] = {};
+  for (int64_t r = 0; r < length; ++r) {
+    for (int64_t j = 0; j < Rows; ++j) {
+      running[j] += static_cast<Acc>(in[j * length + r]);
+      out[j * length + r] = static_cast<T>(running[j]);
+    }
+  }
+}
 
 template <typename T>
 void cumsum_typed(const T* in, T* out, ReduceShape s) {
+  if (s.inner == 1) {
+    const int64_t groups = (s.outer + kRowsAtOnce - 1) / kRowsAtOnce;
+    const int64_t grain =
+        std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, s.reduced * kRowsAtOnce));
+    parallel_for(0, groups, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t g = begin; g < end; ++g) {
+        const int64_t first = g * kRowsAtOnce;
+        const int64_t offset = first * s.reduced;
+        if (s.outer - first >= kRowsAtOnce) {
+          scan_rows<kRowsAtOnce>(in + offset, out + offset, s.reduced);
+        } else {
+          for (int64_t row = first; row < s.outer; ++row) {
+            scan_rows<1>(in + row * s.reduced, out + row * s.reduced, s.reduced);
+          }
+        }
+      }
+    });
+    return;
+  }
   using Acc = math::scan_accumulate_t<T>;
   const int64_t tiles_per_outer = (s.inner + kTileWidth - 1) / kTileWidth;
   const int64_t tile_elements = s.reduced * std::min(s.inner, kTileWidth);

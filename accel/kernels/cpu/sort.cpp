@@ -1,7 +1,8 @@
 // Sorting each column (o, :, i) on its own: its elements are copied out with their r, ordered
 // by value and then by r (the order a stable sort gives), and the first k r written back. When
-// k is below the column's length only those k are ordered (a partial sort). Columns are
-// independent, so any thread count gives the same result.
+// k is below the column's length only those k are ordered (a partial sort, or for a few, one
+// pass that keeps the best so far). Columns are independent, so any thread count gives the same
+// result.
 #include "accel/kernels/cpu/sort.h"
 
 #include <algorithm>
@@ -15,6 +16,9 @@
 namespace accel::cpu {
 
 namespace {
+
+// Up to this many wanted elements (topk's usual k) are found in one pass instead of a sort.
+constexpr int64_t kFewWanted = 16;
 
 template <bool Descending, typename T>
 void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
@@ -36,13 +40,32 @@ void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
       const int64_t o = c / s.inner;
       const int64_t i = c % s.inner;
       const T* src = in + o * s.reduced * s.inner + i;
+      int64_t* dst = indices + o * k * s.inner + i;
+      if (k <= kFewWanted && k < s.reduced) {
+        // One pass keeping the best k so far in order: an element enters only if it comes
+        // before the current k-th, which most do not, so this costs about one comparison each.
+        // Elements come in order of r, so one that ties with the k-th comes after it and stays
+        // out: only a value that sorts strictly before the k-th's enters.
+        Entry best[kFewWanted];
+        int64_t count = 0;
+        for (int64_t r = 0; r < s.reduced; ++r) {
+          const C v = static_cast<C>(src[r * s.inner]);
+          if (count == k && !math::sorts_before<Descending>(v, best[k - 1].value)) continue;
+          int64_t pos = count < k ? count++ : k - 1;
+          for (; pos > 0 && math::sorts_before<Descending>(v, best[pos - 1].value); --pos) {
+            best[pos] = best[pos - 1];
+          }
+          best[pos] = {v, r};
+        }
+        for (int64_t j = 0; j < k; ++j) dst[j * s.inner] = best[j].r;
+        continue;
+      }
       for (int64_t r = 0; r < s.reduced; ++r) column[r] = {static_cast<C>(src[r * s.inner]), r};
       if (k < s.reduced) {
         std::partial_sort(column.begin(), column.begin() + k, column.end(), before);
       } else {
         std::sort(column.begin(), column.end(), before);
       }
-      int64_t* dst = indices + o * k * s.inner + i;
       for (int64_t j = 0; j < k; ++j) dst[j * s.inner] = column[j].r;
     }
   });
