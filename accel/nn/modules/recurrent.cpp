@@ -1,6 +1,6 @@
-// Recurrent layers step by step: each layer and direction projects its whole input sequence
-// with weight_ih in one product, then runs its cell over the steps (backwards for the reverse
-// direction), adding weight_hh's product of the previous hidden state. The cells are PyTorch's:
+// Recurrent layers step by step: each layer and direction runs its cell over the steps
+// (backwards for the reverse direction) on weight_ih's product of the step's input plus
+// weight_hh's product of the previous hidden state. The cells are PyTorch's:
 //   RNN   h' = tanh or relu(x_proj + h_proj)
 //   LSTM  i, f, g, o = sigmoid, sigmoid, tanh, sigmoid of (x_proj + h_proj) in four chunks;
 //         c' = f c + i g, h' = o tanh(c')
@@ -133,33 +133,38 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
     return std::pair{Tensor(), Tensor()};
   };
 
+  // Each layer's input as one [N, features] tensor per step: views of x for the first layer,
+  // the previous layer's states themselves after it. Steps stay apart (rather than one
+  // [T, N, features] product whose steps are then selected) because the gradient of each
+  // per-step view is a full-size tensor of zeros around its slice: O(steps²) work in all.
+  std::vector<Tensor> step_inputs;
+  for (int64_t t = 0; t < steps; ++t) step_inputs.push_back(x[t]);
   std::vector<Tensor> h_final, c_final;
-  Tensor layer_input = x;
   for (int64_t layer = 0; layer < layout_.num_layers; ++layer) {
-    std::vector<Tensor> outputs;
+    std::vector<std::vector<Tensor>> states(static_cast<size_t>(directions),
+                                            std::vector<Tensor>(static_cast<size_t>(steps)));
     for (int64_t direction = 0; direction < directions; ++direction) {
       const int64_t k = layer * directions + direction;
       const LayerWeights& w = all_weights[static_cast<size_t>(k)];
-      const Tensor projected = functional::linear(layer_input, w.weight_ih, w.bias_ih);
       Tensor h = h_initial[k], c = lstm ? c_initial[k] : Tensor();
-      std::vector<Tensor> hidden_states(static_cast<size_t>(steps));
       for (int64_t s = 0; s < steps; ++s) {
-        const int64_t t = direction == 0 ? s : steps - 1 - s;
-        std::tie(h, c) = step(projected[t], h, c, w);
-        hidden_states[static_cast<size_t>(t)] = h;
+        const auto t = static_cast<size_t>(direction == 0 ? s : steps - 1 - s);
+        std::tie(h, c) = step(functional::linear(step_inputs[t], w.weight_ih, w.bias_ih), h, c, w);
+        states[static_cast<size_t>(direction)][t] = h;
       }
-      outputs.push_back(stack(hidden_states));
       h_final.push_back(h);
       if (lstm) c_final.push_back(c);
     }
-    layer_input = directions == 1 ? outputs[0] : cat(outputs, 2);
-    if (layout_.dropout > 0 && is_training() && layer + 1 < layout_.num_layers) {
-      layer_input = functional::dropout(layer_input, layout_.dropout, true);
+    const bool drop = layout_.dropout > 0 && is_training() && layer + 1 < layout_.num_layers;
+    for (size_t t = 0; t < step_inputs.size(); ++t) {
+      const Tensor out = directions == 1 ? states[0][t] : cat({states[0][t], states[1][t]}, 1);
+      step_inputs[t] = drop ? functional::dropout(out, layout_.dropout, true) : out;
     }
   }
-  const Tensor output = !batched              ? layer_input.squeeze(1)
-                        : layout_.batch_first ? layer_input.transpose(0, 1)
-                                              : layer_input;
+  const Tensor sequence = stack(step_inputs);
+  const Tensor output = !batched              ? sequence.squeeze(1)
+                        : layout_.batch_first ? sequence.transpose(0, 1)
+                                              : sequence;
   auto final_state = [&](const std::vector<Tensor>& parts) {
     if (parts.empty()) return Tensor();
     const Tensor state = stack(parts);
