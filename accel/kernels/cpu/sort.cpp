@@ -35,7 +35,7 @@ void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
   };
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, s.reduced));
   parallel_for(0, s.outer * s.inner, grain, [&](int64_t begin, int64_t end) {
-    std::vector<Entry> column(static_cast<size_t>(s.reduced));
+    std::vector<Entry> column;  // sized on first use: the one-pass path needs none
     for (int64_t c = begin; c < end; ++c) {
       const int64_t o = c / s.inner;
       const int64_t i = c % s.inner;
@@ -60,6 +60,7 @@ void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
         for (int64_t j = 0; j < k; ++j) dst[j * s.inner] = best[j].r;
         continue;
       }
+      column.resize(static_cast<size_t>(s.reduced));
       for (int64_t r = 0; r < s.reduced; ++r) column[r] = {static_cast<C>(src[r * s.inner]), r};
       if (k < s.reduced) {
         std::partial_sort(column.begin(), column.begin() + k, column.end(), before);

@@ -61,27 +61,27 @@ std::tuple<Tensor, Tensor, Tensor> project(const Tensor& query, const Tensor& ke
                                            const Tensor& value,
                                            const MultiheadAttentionForwardFuncOptions& o) {
   Tensor b_q, b_k, b_v;
-  if (o.in_proj_bias_.defined()) {
-    const std::vector<Tensor> b = o.in_proj_bias_.chunk(3);
+  if (o.in_proj_bias().defined()) {
+    const std::vector<Tensor> b = o.in_proj_bias().chunk(3);
     b_q = b[0], b_k = b[1], b_v = b[2];
   }
-  if (o.use_separate_proj_weight_) {
+  if (o.use_separate_proj_weight()) {
     ACCEL_CHECK(
-        o.q_proj_weight_.defined() && o.k_proj_weight_.defined() && o.v_proj_weight_.defined(), kOp,
-        "use_separate_proj_weight needs q_proj_weight, k_proj_weight and v_proj_weight");
-    return {linear(query, o.q_proj_weight_, b_q), linear(key, o.k_proj_weight_, b_k),
-            linear(value, o.v_proj_weight_, b_v)};
+        o.q_proj_weight().defined() && o.k_proj_weight().defined() && o.v_proj_weight().defined(),
+        kOp, "use_separate_proj_weight needs q_proj_weight, k_proj_weight and v_proj_weight");
+    return {linear(query, o.q_proj_weight(), b_q), linear(key, o.k_proj_weight(), b_k),
+            linear(value, o.v_proj_weight(), b_v)};
   }
   const int64_t e = query.size(-1);
-  ACCEL_CHECK(o.in_proj_weight_.defined() && o.in_proj_weight_.dim() == 2 &&
-                  o.in_proj_weight_.size(0) == 3 * e && o.in_proj_weight_.size(1) == e,
+  ACCEL_CHECK(o.in_proj_weight().defined() && o.in_proj_weight().dim() == 2 &&
+                  o.in_proj_weight().size(0) == 3 * e && o.in_proj_weight().size(1) == e,
               kOp, "in_proj_weight must be [{}, {}] for embed_dim {}, got {}", 3 * e, e, e,
-              o.in_proj_weight_.defined() ? o.in_proj_weight_.sizes() : IntArrayRef());
+              o.in_proj_weight().defined() ? o.in_proj_weight().sizes() : IntArrayRef());
   ACCEL_CHECK(key.sizes() == value.sizes() && key.size(-1) == e, kOp,
               "with packed projections, key {} and value {} must have one shape with embed_dim "
               "({}) features",
               key.sizes(), value.sizes(), e);
-  const std::vector<Tensor> w = o.in_proj_weight_.chunk(3);
+  const std::vector<Tensor> w = o.in_proj_weight().chunk(3);
   return {linear(query, w[0], b_q), linear(key, w[1], b_k), linear(value, w[2], b_v)};
 }
 
@@ -92,20 +92,21 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     const MultiheadAttentionForwardFuncOptions& o) {
   ACCEL_CHECK(query_in.defined() && key_in.defined() && value_in.defined(), kOp,
               "query, key and value must be defined");
-  const int64_t heads = o.num_heads_;
+  const int64_t heads = o.num_heads();
   const bool batched =
-      check_shapes(query_in, key_in, value_in, o.key_padding_mask_, o.attn_mask_, heads);
+      check_shapes(query_in, key_in, value_in, o.key_padding_mask(), o.attn_mask(), heads);
   const Tensor query = batched ? query_in : query_in.unsqueeze(1);
   const Tensor key = batched ? key_in : key_in.unsqueeze(1);
   const Tensor value = batched ? value_in : value_in.unsqueeze(1);
   const ScalarType dtype = query.dtype();
-  Tensor padding = as_float_mask(o.key_padding_mask_, dtype, "key_padding_mask");
+  Tensor padding = as_float_mask(o.key_padding_mask(), dtype, "key_padding_mask");
   if (padding.defined() && !batched) padding = padding.unsqueeze(0);
-  Tensor mask = as_float_mask(o.attn_mask_, dtype, "attn_mask");
+  Tensor mask = as_float_mask(o.attn_mask(), dtype, "attn_mask");
 
   const int64_t target_len = query.size(0), batch = query.size(1), embed_dim = query.size(2);
-  ACCEL_CHECK(embed_dim == o.embed_dim_to_check_, kOp,
-              "the query has {} features, expected embed_dim {}", embed_dim, o.embed_dim_to_check_);
+  ACCEL_CHECK(embed_dim == o.embed_dim_to_check(), kOp,
+              "the query has {} features, expected embed_dim {}", embed_dim,
+              o.embed_dim_to_check());
   ACCEL_CHECK(heads > 0 && embed_dim % heads == 0, kOp,
               "embed_dim {} must be divisible by num_heads {}", embed_dim, heads);
   ACCEL_CHECK(key.size(0) == value.size(0) && key.size(1) == batch && value.size(1) == batch, kOp,
@@ -126,11 +127,11 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     if (mask.defined()) mask = pad(mask, {0, 1});
     if (padding.defined()) padding = pad(padding, {0, 1});
   };
-  ACCEL_CHECK(o.bias_k_.defined() == o.bias_v_.defined(), kOp,
+  ACCEL_CHECK(o.bias_k().defined() == o.bias_v().defined(), kOp,
               "bias_k and bias_v must be given together");
-  if (o.bias_k_.defined()) {
-    k = cat({k, o.bias_k_.repeat({1, batch, 1})});
-    v = cat({v, o.bias_v_.repeat({1, batch, 1})});
+  if (o.bias_k().defined()) {
+    k = cat({k, o.bias_k().repeat({1, batch, 1})});
+    v = cat({v, o.bias_v().repeat({1, batch, 1})});
     append_key_position();
   }
   // Heads into the batch: [len, N, E] -> [N * heads, len, head_dim].
@@ -138,7 +139,7 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     return t.reshape({t.size(0), batch * heads, head_dim}).transpose(0, 1);
   };
   q = split_heads(q), k = split_heads(k), v = split_heads(v);
-  if (o.add_zero_attn_) {
+  if (o.add_zero_attn()) {
     k = cat({k, zeros({batch * heads, 1, head_dim}, k.options())}, 1);
     v = cat({v, zeros({batch * heads, 1, head_dim}, v.options())}, 1);
     append_key_position();
@@ -154,15 +155,15 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
                   .reshape({batch * heads, 1, source_len});
     mask = mask.defined() ? mask + padding : padding;
   }
-  const double dropout_p = o.training_ ? o.dropout_p_ : 0.0;
+  const double dropout_p = o.training() ? o.dropout_p() : 0.0;
 
   auto join_heads = [&](const Tensor& attended) {  // [N * heads, L, hd] -> [L, N, E]
     const Tensor joined = attended.transpose(0, 1).reshape({target_len * batch, embed_dim});
     const Tensor out =
-        linear(joined, o.out_proj_weight_, o.out_proj_bias_).view({target_len, batch, -1});
+        linear(joined, o.out_proj_weight(), o.out_proj_bias()).view({target_len, batch, -1});
     return batched ? out : out.squeeze(1);
   };
-  if (o.need_weights_) {
+  if (o.need_weights()) {
     const Tensor q_scaled = q * std::sqrt(1.0 / static_cast<double>(head_dim));
     Tensor scores = bmm(q_scaled, k.transpose(-2, -1));
     if (mask.defined()) scores = mask + scores;
@@ -170,7 +171,7 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     if (dropout_p > 0) weights = dropout(weights, dropout_p);
     const Tensor out = join_heads(bmm(weights, v));
     weights = weights.view({batch, heads, target_len, source_len});
-    if (o.average_attn_weights_) weights = weights.mean({1});
+    if (o.average_attn_weights()) weights = weights.mean({1});
     return {out, batched ? weights : weights.squeeze(0)};
   }
   const Tensor attended =

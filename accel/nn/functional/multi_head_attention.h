@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "accel/core/arg.h"
 #include "accel/core/tensor.h"
 
 namespace accel::nn::functional {
@@ -30,40 +31,31 @@ struct MultiheadAttentionForwardFuncOptions {
         out_proj_weight_(std::move(out_proj_weight)),
         out_proj_bias_(std::move(out_proj_bias)) {}
 
-#define ACCEL_MHA_ARG(T, name)  \
-  auto& name(T value) {         \
-    name##_ = std::move(value); \
-    return *this;               \
-  }                             \
-  T name##_
-
-  ACCEL_MHA_ARG(int64_t, embed_dim_to_check);
-  ACCEL_MHA_ARG(int64_t, num_heads);
-  ACCEL_MHA_ARG(Tensor, in_proj_weight);  // [3E, E] (unless use_separate_proj_weight)
-  ACCEL_MHA_ARG(Tensor, in_proj_bias);    // [3E] or undefined
-  ACCEL_MHA_ARG(Tensor, bias_k);
-  ACCEL_MHA_ARG(Tensor, bias_v);
-  ACCEL_MHA_ARG(bool, add_zero_attn);
-  ACCEL_MHA_ARG(double, dropout_p);
-  ACCEL_MHA_ARG(Tensor, out_proj_weight);  // [E, E]
-  ACCEL_MHA_ARG(Tensor, out_proj_bias);    // [E] or undefined
-  ACCEL_MHA_ARG(bool, training) = true;    // dropout applies only in training
+  ACCEL_ARG(int64_t, embed_dim_to_check);
+  ACCEL_ARG(int64_t, num_heads);
+  ACCEL_ARG(Tensor, in_proj_weight);  // [3E, E] (unless use_separate_proj_weight)
+  ACCEL_ARG(Tensor, in_proj_bias);    // [3E] or undefined
+  ACCEL_ARG(Tensor, bias_k);
+  ACCEL_ARG(Tensor, bias_v);
+  ACCEL_ARG(bool, add_zero_attn);
+  ACCEL_ARG(double, dropout_p);
+  ACCEL_ARG(Tensor, out_proj_weight);  // [E, E]
+  ACCEL_ARG(Tensor, out_proj_bias);    // [E] or undefined
+  ACCEL_ARG(bool, training) = true;    // dropout applies only in training
   // [N, S] (or [S] unbatched): true, or -inf, where a key is padding to be ignored; a float mask
   // is added to the scores.
-  ACCEL_MHA_ARG(Tensor, key_padding_mask);
-  ACCEL_MHA_ARG(bool, need_weights) = true;
+  ACCEL_ARG(Tensor, key_padding_mask);
+  ACCEL_ARG(bool, need_weights) = true;
   // [L, S] or [N * num_heads, L, S]: true, or -inf, where a query may NOT attend to a key (the
   // opposite of scaled_dot_product_attention's bool mask, as in PyTorch); float is added.
-  ACCEL_MHA_ARG(Tensor, attn_mask);
+  ACCEL_ARG(Tensor, attn_mask);
   // Separate projections [E, E], [E, kdim], [E, vdim] instead of in_proj_weight.
-  ACCEL_MHA_ARG(bool, use_separate_proj_weight) = false;
-  ACCEL_MHA_ARG(Tensor, q_proj_weight);
-  ACCEL_MHA_ARG(Tensor, k_proj_weight);
-  ACCEL_MHA_ARG(Tensor, v_proj_weight);
+  ACCEL_ARG(bool, use_separate_proj_weight) = false;
+  ACCEL_ARG(Tensor, q_proj_weight);
+  ACCEL_ARG(Tensor, k_proj_weight);
+  ACCEL_ARG(Tensor, v_proj_weight);
   // The returned weights averaged over the heads ([N, L, S]) or per head ([N, heads, L, S]).
-  ACCEL_MHA_ARG(bool, average_attn_weights) = true;
-
-#undef ACCEL_MHA_ARG
+  ACCEL_ARG(bool, average_attn_weights) = true;
 };
 
 // The attention output [L, N, E] ([L, E] unbatched) and, when need_weights, the attention

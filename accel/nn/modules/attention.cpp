@@ -10,23 +10,24 @@ namespace accel::nn {
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(const MultiheadAttentionOptions& options_)
     : options(options_) {
-  const int64_t e = options.embed_dim_;
-  ACCEL_CHECK(e > 0 && options.num_heads_ > 0 && e % options.num_heads_ == 0, "MultiheadAttention",
-              "embed_dim {} must be positive and divisible by num_heads {}", e, options.num_heads_);
-  ACCEL_CHECK(options.kdim_ > 0 && options.vdim_ > 0, "MultiheadAttention",
-              "kdim and vdim must be positive, got {} and {}", options.kdim_, options.vdim_);
-  ACCEL_CHECK(options.dropout_ >= 0 && options.dropout_ <= 1, "MultiheadAttention",
-              "dropout must be in [0, 1], got {}", options.dropout_);
-  if (options.kdim_ == e && options.vdim_ == e) {
+  const int64_t e = options.embed_dim();
+  ACCEL_CHECK(e > 0 && options.num_heads() > 0 && e % options.num_heads() == 0,
+              "MultiheadAttention", "embed_dim {} must be positive and divisible by num_heads {}",
+              e, options.num_heads());
+  ACCEL_CHECK(options.kdim() > 0 && options.vdim() > 0, "MultiheadAttention",
+              "kdim and vdim must be positive, got {} and {}", options.kdim(), options.vdim());
+  ACCEL_CHECK(options.dropout() >= 0 && options.dropout() <= 1, "MultiheadAttention",
+              "dropout must be in [0, 1], got {}", options.dropout());
+  if (options.kdim() == e && options.vdim() == e) {
     in_proj_weight = register_parameter("in_proj_weight", empty({3 * e, e}));
   } else {
     q_proj_weight = register_parameter("q_proj_weight", empty({e, e}));
-    k_proj_weight = register_parameter("k_proj_weight", empty({e, options.kdim_}));
-    v_proj_weight = register_parameter("v_proj_weight", empty({e, options.vdim_}));
+    k_proj_weight = register_parameter("k_proj_weight", empty({e, options.kdim()}));
+    v_proj_weight = register_parameter("v_proj_weight", empty({e, options.vdim()}));
   }
-  if (options.bias_) in_proj_bias = register_parameter("in_proj_bias", empty({3 * e}));
-  out_proj = register_module("out_proj", Linear(LinearOptions(e, e).bias(options.bias_)));
-  if (options.add_bias_kv_) {
+  if (options.bias()) in_proj_bias = register_parameter("in_proj_bias", empty({3 * e}));
+  out_proj = register_module("out_proj", Linear(LinearOptions(e, e).bias(options.bias())));
+  if (options.add_bias_kv()) {
     bias_k = register_parameter("bias_k", empty({1, 1, e}));
     bias_v = register_parameter("bias_v", empty({1, 1, e}));
   }
@@ -56,8 +57,8 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
     bool need_weights, const Tensor& attn_mask, bool average_attn_weights) {
   auto forward_options =
       functional::MultiheadAttentionForwardFuncOptions(
-          options.embed_dim_, options.num_heads_, in_proj_weight, in_proj_bias, bias_k, bias_v,
-          options.add_zero_attn_, options.dropout_, out_proj->weight, out_proj->bias)
+          options.embed_dim(), options.num_heads(), in_proj_weight, in_proj_bias, bias_k, bias_v,
+          options.add_zero_attn(), options.dropout(), out_proj->weight, out_proj->bias)
           .training(is_training())
           .key_padding_mask(key_padding_mask)
           .need_weights(need_weights)
@@ -73,8 +74,8 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
 }
 
 std::string MultiheadAttentionImpl::extra_repr() const {
-  return fmt::format("embed_dim={}, num_heads={}, dropout={}, bias={}", options.embed_dim_,
-                     options.num_heads_, options.dropout_, options.bias_);
+  return fmt::format("embed_dim={}, num_heads={}, dropout={}, bias={}", options.embed_dim(),
+                     options.num_heads(), options.dropout(), options.bias());
 }
 
 }  // namespace accel::nn

@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "accel/core/arg.h"
 #include "accel/nn/module.h"
 #include "accel/nn/modules/linear.h"
 
@@ -15,21 +16,14 @@ namespace accel::nn {
 struct MultiheadAttentionOptions {
   MultiheadAttentionOptions(int64_t embed_dim, int64_t num_heads)
       : embed_dim_(embed_dim), num_heads_(num_heads), kdim_(embed_dim), vdim_(embed_dim) {}
-#define ACCEL_MHA_OPTION(T, name)            \
-  MultiheadAttentionOptions& name(T value) { \
-    name##_ = value;                         \
-    return *this;                            \
-  }                                          \
-  T name##_
-  ACCEL_MHA_OPTION(int64_t, embed_dim);
-  ACCEL_MHA_OPTION(int64_t, num_heads);
-  ACCEL_MHA_OPTION(double, dropout) = 0.0;  // on the attention weights, in training
-  ACCEL_MHA_OPTION(bool, bias) = true;
-  ACCEL_MHA_OPTION(bool, add_bias_kv) = false;
-  ACCEL_MHA_OPTION(bool, add_zero_attn) = false;
-  ACCEL_MHA_OPTION(int64_t, kdim);  // the key's features (embed_dim by default)
-  ACCEL_MHA_OPTION(int64_t, vdim);  // the value's features (embed_dim by default)
-#undef ACCEL_MHA_OPTION
+  ACCEL_ARG(int64_t, embed_dim);
+  ACCEL_ARG(int64_t, num_heads);
+  ACCEL_ARG(double, dropout) = 0.0;  // on the attention weights, in training
+  ACCEL_ARG(bool, bias) = true;
+  ACCEL_ARG(bool, add_bias_kv) = false;
+  ACCEL_ARG(bool, add_zero_attn) = false;
+  ACCEL_ARG(int64_t, kdim);  // the key's features (embed_dim by default)
+  ACCEL_ARG(int64_t, vdim);  // the value's features (embed_dim by default)
 };
 
 class MultiheadAttentionImpl : public Module {

@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "accel/core/arg.h"
 #include "accel/nn/module.h"
 #include "accel/nn/modules/attention.h"
 #include "accel/nn/modules/container.h"
@@ -17,21 +18,14 @@ namespace accel::nn {
 struct TransformerEncoderLayerOptions {
   TransformerEncoderLayerOptions(int64_t d_model, int64_t nhead)
       : d_model_(d_model), nhead_(nhead) {}
-#define ACCEL_TRANSFORMER_OPTION(T, name)         \
-  TransformerEncoderLayerOptions& name(T value) { \
-    name##_ = std::move(value);                   \
-    return *this;                                 \
-  }                                               \
-  T name##_
-  ACCEL_TRANSFORMER_OPTION(int64_t, d_model);
-  ACCEL_TRANSFORMER_OPTION(int64_t, nhead);
-  ACCEL_TRANSFORMER_OPTION(int64_t, dim_feedforward) = 2048;
-  ACCEL_TRANSFORMER_OPTION(double, dropout) = 0.1;
+  ACCEL_ARG(int64_t, d_model);
+  ACCEL_ARG(int64_t, nhead);
+  ACCEL_ARG(int64_t, dim_feedforward) = 2048;
+  ACCEL_ARG(double, dropout) = 0.1;
   // The feed-forward block's activation: relu by default; e.g. [](const Tensor& x) { return
   // F::gelu(x); }.
-  ACCEL_TRANSFORMER_OPTION(std::function<Tensor(const Tensor&)>, activation);
-  ACCEL_TRANSFORMER_OPTION(double, layer_norm_eps) = 1e-5;
-#undef ACCEL_TRANSFORMER_OPTION
+  ACCEL_ARG(std::function<Tensor(const Tensor&)>, activation);
+  ACCEL_ARG(double, layer_norm_eps) = 1e-5;
 };
 
 class TransformerEncoderLayerImpl : public Module {
@@ -61,14 +55,10 @@ ACCEL_MODULE(TransformerEncoderLayer);
 struct TransformerEncoderOptions {
   TransformerEncoderOptions(TransformerEncoderLayerOptions encoder_layer, int64_t num_layers)
       : encoder_layer_(std::move(encoder_layer)), num_layers_(num_layers) {}
+  ACCEL_ARG(TransformerEncoderLayerOptions, encoder_layer);
+  ACCEL_ARG(int64_t, num_layers);
   // Applied to the last layer's output (LibTorch's norm option, as a LayerNorm).
-  TransformerEncoderOptions& norm(LayerNorm value) {
-    norm_ = std::move(value);
-    return *this;
-  }
-  TransformerEncoderLayerOptions encoder_layer_;
-  int64_t num_layers_;
-  LayerNorm norm_ = nullptr;
+  ACCEL_ARG(LayerNorm, norm) = nullptr;
 };
 
 class TransformerEncoderImpl : public Module {
