@@ -165,6 +165,7 @@ Tensor stack(TensorList tensors, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> unbind(const Tensor& a, int64_t dim = 0);
 // ---- rearrangements (ops/arrange.cpp) ----
 Tensor flip(const Tensor& a, IntArrayRef dims);
 // a tiled repeats[i] times along each dim (more repeats than dims add leading dims).

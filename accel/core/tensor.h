@@ -277,6 +277,7 @@ class Tensor {
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
 
   // ---- in place (bump the version counter; the result is *this) ----
   const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;

@@ -1,6 +1,7 @@
 // Op table for indexing and joining (cases: tests/reference/cases_index.py), then the
 // behaviour a table cannot show: error messages, index dtypes, cat's promotion and legacy
 // empty-tensor rule, split/chunk piece shapes, and determinism of scatter_add.
+#include "accel/core/autograd/node.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
 
@@ -16,6 +17,13 @@ Tensor weighted_join(const std::vector<Tensor>& pieces, int64_t dim) {
   std::vector<Tensor> scaled;
   for (size_t i = 0; i < pieces.size(); ++i) scaled.push_back(pieces[i] * double(i + 1));
   return cat(scaled, dim);
+}
+
+// Unbound pieces scaled by 1, 2, ... and stacked again (cases_index.py: weighted_stack).
+Tensor weighted_stack(const std::vector<Tensor>& pieces, int64_t dim) {
+  std::vector<Tensor> scaled;
+  for (size_t i = 0; i < pieces.size(); ++i) scaled.push_back(pieces[i] * double(i + 1));
+  return stack(scaled, dim);
 }
 
 const std::vector<OpCase> kIndexCases = {
@@ -70,6 +78,14 @@ const std::vector<OpCase> kIndexCases = {
     {"index_put_accumulate",
      [](const V& x) { return x[0].clone().index_put_({x[1]}, x[2], /*accumulate=*/true); }},
     {"masked_select", [](const V& x) { return masked_select(x[0], x[0].sum(1, true) > 0); }},
+    {"unbind", [](const V& x) { return weighted_stack(x[0].unbind(), 0); }},
+    {"unbind_dim1", [](const V& x) { return weighted_stack(unbind(x[0], 1), 1); }},
+    {"split_partly_used",
+     [](const V& x) {
+       const V p = x[0].split(2, 1);
+       return cat(V{p[0], p[2] * 3.0}, 1);
+     }},
+    {"unbind_partly_used", [](const V& x) { return x[0].unbind(0)[1] * 3.0; }},
 };
 
 ACCEL_OP_TEST_SUITE(IndexOps, "ops_index.json", kIndexCases);
@@ -225,6 +241,33 @@ TEST(Split, PiecesAreViewsOfTheInput) {
   EXPECT_EQ(pieces[2].sizes(), IntArrayRef({2, 1}));
   for (const Tensor& p : pieces) EXPECT_EQ(p.storage(), a.storage());
   EXPECT_EQ(a.split({1, 1}, 0).size(), 2u);
+}
+
+// One node for all pieces (as PyTorch's SplitBackward/UnbindBackward): the input's gradient is
+// their gradients joined, not a full-size tensor per piece summed.
+TEST(Split, PiecesShareOneGradientNode) {
+  const Tensor a = randn({4, 6}).requires_grad_();
+  const std::vector<Tensor> pieces = a.chunk(3, 1);
+  const std::vector<Tensor> rows = a.unbind(0);
+  ASSERT_EQ(rows.size(), 4u);
+  for (size_t i = 1; i < pieces.size(); ++i) EXPECT_EQ(pieces[i].grad_fn(), pieces[0].grad_fn());
+  for (size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i].grad_fn(), rows[0].grad_fn());
+  EXPECT_STREQ(pieces[0].grad_fn()->name(), "split");
+  EXPECT_STREQ(rows[0].grad_fn()->name(), "unbind");
+  EXPECT_EQ(rows[3].sizes(), IntArrayRef({6}));
+  EXPECT_EQ(rows[3].storage(), a.storage());
+  (pieces[1].sum() + rows[3].sum() * 2).backward();
+  Tensor expected = zeros({4, 6});
+  expected.index_put_({Slice(), Slice(2, 4)}, 1.0);  // pieces[1]: columns 2 and 3
+  expected.index_put_({3}, expected[3] + 2.0);       // rows[3], twice
+
+  EXPECT_TRUE(equal(a.grad(), expected)) << a.grad();
+}
+
+TEST(Unbind, ErrorsNameTheDim) {
+  EXPECT_NE(error_of([] { scalar_tensor(1.0).unbind(); }).find("unbind"), std::string::npos);
+  EXPECT_NE(error_of([] { zeros({2, 3}).unbind(2); }).find("unbind"), std::string::npos);
+  EXPECT_TRUE(zeros({0, 3}).unbind(0).empty());
 }
 
 TEST(Split, ErrorsNameSizes) {

@@ -9,6 +9,11 @@ def weighted_join(pieces, dim):
     return torch.cat([p * (i + 1) for i, p in enumerate(pieces)], dim)
 
 
+def weighted_stack(pieces, dim):
+    """Stacks unbound pieces scaled by 1, 2, ..., as weighted_join does for split."""
+    return torch.stack([p * (i + 1) for i, p in enumerate(pieces)], dim)
+
+
 CASES = {
     "index_select": Case(lambda a, i: torch.index_select(a, 0, i),
                          [S(4, 3), S(5, domain="int:0:4")]),
@@ -55,4 +60,11 @@ CASES = {
                                  [S(3, 2), S(4, domain="int:0:3"), S(4, 2)]),
     "masked_select": Case(lambda a: torch.masked_select(a, a.sum(1, keepdim=True) > 0),
                           [S(4, 3)]),
+    "unbind": Case(lambda a: weighted_stack(a.unbind(), 0), [S(3, 4)]),
+    "unbind_dim1": Case(lambda a: weighted_stack(a.unbind(1), 1), [S(2, 3, 2)]),
+    # Pieces whose gradient never flows get zeros in the input's gradient.
+    "split_partly_used": Case(lambda a: torch.cat([(p * (i + 1)) for i, p in
+                                                   enumerate(a.split(2, 1)) if i != 1], 1),
+                              [S(3, 6)]),
+    "unbind_partly_used": Case(lambda a: a.unbind(0)[1] * 3, [S(3, 4)]),
 }

@@ -1,6 +1,9 @@
 // Joining and splitting along a dim: cat (with type promotion across its inputs), stack
-// (unsqueeze + cat), split and chunk (narrow views of the input, each with its own gradient
-// path). cat's gradient hands each input its slice of the output's gradient.
+// (unsqueeze + cat), and split, chunk and unbind (views of the input). cat's gradient hands
+// each input its slice of the output's gradient; the pieces of a split share one node whose
+// gradient joins theirs back (zeros where none flowed), one pass over the input's size rather
+// than one full-size tensor per piece.
+#include <algorithm>
 #include <numeric>
 
 #include "accel/core/ops/op_support.h"
@@ -21,6 +24,32 @@ struct CatPiece {
   ScalarType dtype = kFloat32;
   bool skipped = false;
 };
+
+// Records `pieces`, views of `a` along dim d (kept, or removed as unbind removes it), as the
+// outputs of one node.
+std::vector<Tensor> record_pieces(const char* name, const Tensor& a, int64_t d, bool keeps_dim,
+                                  std::vector<Tensor> pieces) {
+  if (!autograd::should_record(a)) return pieces;
+  std::vector<DimVector> piece_sizes;
+  piece_sizes.reserve(pieces.size());
+  for (const Tensor& piece : pieces) piece_sizes.emplace_back(piece.sizes());
+  autograd::record(name, {a}, pieces,
+                   [d, keeps_dim, piece_sizes = std::move(piece_sizes)](
+                       autograd::GradVector& grads, GradInputs& in) {
+                     const auto flowed = std::ranges::find_if(
+                         grads, [](const Tensor& grad) { return grad.defined(); });
+                     if (flowed == grads.end()) return;
+                     const TensorOptions options = flowed->options();
+                     std::vector<Tensor> parts;
+                     parts.reserve(piece_sizes.size());
+                     for (size_t i = 0; i < piece_sizes.size(); ++i) {
+                       parts.push_back(grads[i].defined() ? grads[i]
+                                                          : zeros(piece_sizes[i], options));
+                     }
+                     in[0] = keeps_dim ? cat(parts, d) : stack(parts, d);
+                   });
+  return pieces;
+}
 
 }  // namespace
 
@@ -109,13 +138,9 @@ std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim) {
               size);
   const int64_t count =
       split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
-  std::vector<Tensor> pieces;
-  pieces.reserve(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) {
-    const int64_t start = i * split_size;
-    pieces.push_back(a.narrow(d, start, std::min(split_size, size - start)));
-  }
-  return pieces;
+  std::vector<int64_t> sizes;
+  for (int64_t i = 0; i < count; ++i) sizes.push_back(std::min(split_size, size - i * split_size));
+  return split(a, sizes, d);
 }
 
 std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim) {
@@ -129,12 +154,15 @@ std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim)
               split_sizes, size, d, a.sizes());
   std::vector<Tensor> pieces;
   pieces.reserve(split_sizes.size());
-  int64_t start = 0;
-  for (int64_t s : split_sizes) {
-    pieces.push_back(a.narrow(d, start, s));
-    start += s;
+  {
+    NoGradGuard no_grad;  // the views are recorded together below
+    int64_t start = 0;
+    for (int64_t s : split_sizes) {
+      pieces.push_back(a.narrow(d, start, s));
+      start += s;
+    }
   }
-  return pieces;
+  return record_pieces("split", a, d, true, std::move(pieces));
 }
 
 std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim) {
@@ -147,6 +175,18 @@ std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim) {
   return split(a, (size + chunks - 1) / chunks, d);
 }
 
+std::vector<Tensor> unbind(const Tensor& a, int64_t dim) {
+  ACCEL_CHECK(a.dim() > 0, "unbind", "dimension specified as {} but tensor has no dimensions", dim);
+  const int64_t d = wrap_dim(dim, a.dim(), "unbind");
+  std::vector<Tensor> pieces;
+  pieces.reserve(static_cast<size_t>(a.sizes()[d]));
+  {
+    NoGradGuard no_grad;
+    for (int64_t i = 0; i < a.sizes()[d]; ++i) pieces.push_back(a.select(d, i));
+  }
+  return record_pieces("unbind", a, d, false, std::move(pieces));
+}
+
 std::vector<Tensor> Tensor::split(int64_t size, int64_t dim) const {
   return accel::split(*this, size, dim);
 }
@@ -156,5 +196,6 @@ std::vector<Tensor> Tensor::split(IntArrayRef sizes, int64_t dim) const {
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   return accel::chunk(*this, chunks, dim);
 }
+std::vector<Tensor> Tensor::unbind(int64_t dim) const { return accel::unbind(*this, dim); }
 
 }  // namespace accel
