@@ -133,12 +133,10 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
     return std::pair{Tensor(), Tensor()};
   };
 
-  // Each layer's input as one [N, features] tensor per step: views of x for the first layer,
-  // the previous layer's states themselves after it. Steps stay apart (rather than one
-  // [T, N, features] product whose steps are then selected) because the gradient of each
-  // per-step view is a full-size tensor of zeros around its slice: O(steps²) work in all.
-  std::vector<Tensor> step_inputs;
-  for (int64_t t = 0; t < steps; ++t) step_inputs.push_back(x[t]);
+  // Each layer projects its whole input [T, N, features] in one product; unbind then hands
+  // each step its [N, gates] row as a view, one node for all steps, whose gradient is the
+  // steps' gradients stacked (one pass, not a full-size tensor per step).
+  Tensor layer_input = x;
   std::vector<Tensor> h_final, c_final;
   for (int64_t layer = 0; layer < layout_.num_layers; ++layer) {
     std::vector<std::vector<Tensor>> states(static_cast<size_t>(directions),
@@ -146,25 +144,25 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
     for (int64_t direction = 0; direction < directions; ++direction) {
       const int64_t k = layer * directions + direction;
       const LayerWeights& w = all_weights[static_cast<size_t>(k)];
+      const std::vector<Tensor> x_proj =
+          functional::linear(layer_input, w.weight_ih, w.bias_ih).unbind(0);
       Tensor h = h_initial[k], c = lstm ? c_initial[k] : Tensor();
       for (int64_t s = 0; s < steps; ++s) {
         const auto t = static_cast<size_t>(direction == 0 ? s : steps - 1 - s);
-        std::tie(h, c) = step(functional::linear(step_inputs[t], w.weight_ih, w.bias_ih), h, c, w);
+        std::tie(h, c) = step(x_proj[t], h, c, w);
         states[static_cast<size_t>(direction)][t] = h;
       }
       h_final.push_back(h);
       if (lstm) c_final.push_back(c);
     }
+    const Tensor out =
+        directions == 1 ? stack(states[0]) : cat({stack(states[0]), stack(states[1])}, 2);
     const bool drop = layout_.dropout > 0 && is_training() && layer + 1 < layout_.num_layers;
-    for (size_t t = 0; t < step_inputs.size(); ++t) {
-      const Tensor out = directions == 1 ? states[0][t] : cat({states[0][t], states[1][t]}, 1);
-      step_inputs[t] = drop ? functional::dropout(out, layout_.dropout, true) : out;
-    }
+    layer_input = drop ? functional::dropout(out, layout_.dropout, true) : out;
   }
-  const Tensor sequence = stack(step_inputs);
-  const Tensor output = !batched              ? sequence.squeeze(1)
-                        : layout_.batch_first ? sequence.transpose(0, 1)
-                                              : sequence;
+  const Tensor output = !batched              ? layer_input.squeeze(1)
+                        : layout_.batch_first ? layer_input.transpose(0, 1)
+                                              : layer_input;
   auto final_state = [&](const std::vector<Tensor>& parts) {
     if (parts.empty()) return Tensor();
     const Tensor state = stack(parts);
