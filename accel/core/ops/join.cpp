@@ -33,21 +33,21 @@ std::vector<Tensor> record_pieces(const char* name, const Tensor& a, int64_t d, 
   std::vector<DimVector> piece_sizes;
   piece_sizes.reserve(pieces.size());
   for (const Tensor& piece : pieces) piece_sizes.emplace_back(piece.sizes());
-  autograd::record(name, {a}, pieces,
-                   [d, keeps_dim, piece_sizes = std::move(piece_sizes)](
-                       autograd::GradVector& grads, GradInputs& in) {
-                     const auto flowed = std::ranges::find_if(
-                         grads, [](const Tensor& grad) { return grad.defined(); });
-                     if (flowed == grads.end()) return;
-                     const TensorOptions options = flowed->options();
-                     std::vector<Tensor> parts;
-                     parts.reserve(piece_sizes.size());
-                     for (size_t i = 0; i < piece_sizes.size(); ++i) {
-                       parts.push_back(grads[i].defined() ? grads[i]
-                                                          : zeros(piece_sizes[i], options));
-                     }
-                     in[0] = keeps_dim ? cat(parts, d) : stack(parts, d);
-                   });
+  autograd::record(
+      name, {a}, pieces,
+      [d, keeps_dim, piece_sizes = std::move(piece_sizes)](autograd::GradVector& grads,
+                                                           GradInputs& in) {
+        const auto flowed =
+            std::ranges::find_if(grads, [](const Tensor& grad) { return grad.defined(); });
+        if (flowed == grads.end()) return;
+        const TensorOptions options = flowed->options();
+        std::vector<Tensor> parts;
+        parts.reserve(piece_sizes.size());
+        for (size_t i = 0; i < piece_sizes.size(); ++i) {
+          parts.push_back(grads[i].defined() ? grads[i] : zeros(piece_sizes[i], options));
+        }
+        in[0] = keeps_dim ? cat(parts, d) : stack(parts, d);
+      });
   return pieces;
 }
 
