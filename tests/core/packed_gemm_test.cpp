@@ -1,6 +1,8 @@
 // packed_gemm against a plain triple loop: shapes with partial row and column panels, depths
 // cut into several blocks, transposed operands, an output wider than the product, and the
-// accumulating form, in float32 and float64.
+// accumulating form, in float32 and float64. Row-major right operands are read in place by the
+// first row panel (which packs them for the others): one row panel, several, and a last,
+// narrower column panel packed beforehand are all among the shapes.
 #include "accel/kernels/cpu/packed_gemm.h"
 
 #include <gtest/gtest.h>

@@ -37,16 +37,30 @@ int64_t round_up(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+// How far ahead (in depth steps) a tile reading its right operand in place prefetches it.
+constexpr int64_t kPrefetchSteps = 16;
+
 // out tile (rows x cols of it valid) = or += the product of one left panel ([depth][8]) and
-// one right panel ([depth][Vectors vectors]), accumulated in registers over the whole depth.
-template <typename T, int64_t Vectors>
-void multiply_tile(int64_t depth, const T* left, const T* right, T* out, int64_t out_stride,
-                   int64_t rows, int64_t cols, bool add) {
+// one right panel ([depth][Vectors vectors], row d at right + d * right_stride), accumulated in
+// registers over the whole depth. With CopiesRight, the right panel is read where it lies in
+// the operand and each row is also stored, packed, at right_copy: the first row panel packs
+// the right one for the others while it computes, instead of a copying pass before them.
+template <typename T, int64_t Vectors, bool CopiesRight = false>
+void multiply_tile(int64_t depth, const T* left, const T* right, int64_t right_stride,
+                   T* right_copy, T* out, int64_t out_stride, int64_t rows, int64_t cols,
+                   bool add) {
   constexpr int64_t L = kLanes<T>, width = Vectors * L;
   Vector<T> sum[kPanelRows][Vectors] = {};
   for (int64_t d = 0; d < depth; ++d) {
     Vector<T> b[Vectors];
-    for (int64_t v = 0; v < Vectors; ++v) b[v] = load(right + d * width + v * L);
+    for (int64_t v = 0; v < Vectors; ++v) b[v] = load(right + d * right_stride + v * L);
+    if constexpr (CopiesRight) {
+      if (d + kPrefetchSteps < depth) {
+        __builtin_prefetch(right + (d + kPrefetchSteps) * right_stride);
+        __builtin_prefetch(right + (d + kPrefetchSteps) * right_stride + width - 1);
+      }
+      for (int64_t v = 0; v < Vectors; ++v) store(right_copy + d * width + v * L, b[v]);
+    }
 #pragma GCC unroll 8
     for (int64_t r = 0; r < kPanelRows; ++r) {
       const T a = left[d * kPanelRows + r];
@@ -189,13 +203,16 @@ const T* PackedLeft<T>::block(int64_t depth_begin) const {
   return data_ + depth_begin * padded_rows_;
 }
 
-template <typename T>
-void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
-                 bool accumulate, PanelBuffer<T>& right) {
+namespace {
+
+// The product of packed_gemm, its right operand's panels found by `panels`: for the depth rows
+// [begin, begin + depth) and the panel at column `col`, it returns the panel, or packs it while
+// computing the first row panel's tile when it can (see multiply_tile's CopiesRight).
+template <typename T, typename Panels>
+void multiply_panels(const PackedLeft<T>& a, int64_t n, T* out, int64_t out_stride, bool accumulate,
+                     PanelBuffer<T>& right, const Panels& panels) {
   constexpr int64_t width = kRightPanelWidth<T>;
-  ACCEL_CHECK(b.rows() == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
-              a.depth(), b.rows());
-  const int64_t m = a.rows(), n = b.cols();
+  const int64_t m = a.rows();
   if (a.depth() == 0 && !accumulate) {
     for (int64_t i = 0; i < m; ++i) std::fill_n(out + i * out_stride, n, T(0));
   }
@@ -203,24 +220,76 @@ void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64
   T* packed = right.reserve(block_depth * round_up(n, width));
   for (int64_t begin = 0; begin < a.depth(); begin += block_depth) {
     const int64_t depth = std::min(block_depth, a.depth() - begin);
-    b.pack(begin, depth, packed);
     const T* left = a.block(begin);
     const bool add = accumulate || begin > 0;
+    panels.prepare(begin, depth, packed);
     for (int64_t col = 0; col < n; col += width) {
+      T* panel = packed + col * depth;
+      const int64_t cols = std::min(width, n - col);
+      int64_t row = 0;
+      if (const T* in_place = panels.in_place(begin, col)) {
+        // (With one row panel there are no others to pack for.)
+        const auto first_tile = m > kPanelRows ? &multiply_tile<T, 2, true> : &multiply_tile<T, 2>;
+        first_tile(depth, left, in_place, panels.row_stride(), panel, out + col, out_stride,
+                   std::min(kPanelRows, m), cols, add);
+        row = kPanelRows;
+      }
       const auto tile =
           right_panel_width<T>(col, n) == width ? &multiply_tile<T, 2> : &multiply_tile<T, 1>;
-      for (int64_t row = 0; row < m; row += kPanelRows) {
-        tile(depth, left + row * depth, packed + col * depth, out + row * out_stride + col,
-             out_stride, std::min(kPanelRows, m - row), std::min(width, n - col), add);
+      for (; row < m; row += kPanelRows) {
+        tile(depth, left + row * depth, panel, right_panel_width<T>(col, n), nullptr,
+             out + row * out_stride + col, out_stride, std::min(kPanelRows, m - row), cols, add);
       }
     }
   }
 }
 
+// A right operand packed whole, one depth block at a time, before the tiles read it.
+template <typename T>
+struct PackedFirst {
+  const RightOperand<T>& b;
+  void prepare(int64_t begin, int64_t depth, T* packed) const { b.pack(begin, depth, packed); }
+  const T* in_place(int64_t, int64_t) const { return nullptr; }
+  int64_t row_stride() const { return 0; }
+};
+
+// A matrix whose rows are unit-stride: its whole panels are read in place by the first row
+// panel's tiles, which pack them for the others; a last, narrower panel is packed before.
+template <typename T>
+struct PackedByFirstTiles {
+  const StridedMatrix<T>& b;
+  int64_t full_cols = b.cols / kRightPanelWidth<T> * kRightPanelWidth<T>;
+  void prepare(int64_t begin, int64_t depth, T* packed) const {
+    if (full_cols == b.cols) return;
+    pack_right<T>({b.data + full_cols, b.rows, b.cols - full_cols, b.row_stride, 1}, begin, depth,
+                  packed + full_cols * depth);
+  }
+  const T* in_place(int64_t begin, int64_t col) const {
+    return col < full_cols ? b.data + begin * b.row_stride + col : nullptr;
+  }
+  int64_t row_stride() const { return b.row_stride; }
+};
+
+}  // namespace
+
+template <typename T>
+void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right) {
+  ACCEL_CHECK(b.rows() == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
+              a.depth(), b.rows());
+  multiply_panels(a, b.cols(), out, out_stride, accumulate, right, PackedFirst<T>{b});
+}
+
 template <typename T>
 void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
-  packed_gemm(a, StridedRight<T>(b), out, out_stride, accumulate, right);
+  if (b.col_stride != 1) {
+    packed_gemm(a, StridedRight<T>(b), out, out_stride, accumulate, right);
+    return;
+  }
+  ACCEL_CHECK(b.rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
+              a.depth(), b.rows);
+  multiply_panels(a, b.cols, out, out_stride, accumulate, right, PackedByFirstTiles<T>{b});
 }
 
 template class PanelBuffer<float>;

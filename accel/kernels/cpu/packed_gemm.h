@@ -1,6 +1,7 @@
 // A matrix product for operands that one caller reuses many times — a convolution's weights
 // against every image of the batch. The left operand is packed once into the panels the
-// micro-kernel streams; the right one is packed per product into a buffer the thread keeps;
+// micro-kernel streams; the right one is packed per product into a buffer the thread keeps (a
+// matrix with unit-stride rows by the first row panel's tiles, which read it in place);
 // the micro-kernel holds an 8-row x 2-vector tile of the output in registers and writes it
 // straight into the output (no zeroing pass, no temporary product). Every output element sums
 // its products in one fixed order (depth blocks in order, each block in order), so results
