@@ -169,10 +169,11 @@ constexpr int64_t kPackedRows = 256, kPackedCols = 512;
 // Fewer rows than a packed panel holds go to Eigen.
 constexpr int64_t kMinPackedRows = 8;
 // x · Wᵀ goes through packed_gemm from this many rows: transposing W into panels costs about
-// what a copy of W does, and packed_gemm's tiles then run ~1.6x faster than row_dot_gemm's,
-// whose four rows of `a` per tile stream from the L2 cache (measured: equal at 32 rows of
-// [32,784]·[784,128]ᵀ, 1.2-1.6x faster from 48 rows).
-constexpr int64_t kMinRowsToTransposeRight = 32;
+// what a copy of W does, and packed_gemm's tiles then run up to 1.6x faster than row_dot_gemm's,
+// whose four rows of `a` per tile stream from the L2 cache. Measured in the Linear layer's
+// forward and backward: 32 rows ran faster through row_dot_gemm, 64 rows equal or faster
+// packed ([64,3136]·[3136,128]ᵀ equal, an LSTM's [64,256]·[256,1024]ᵀ steps faster).
+constexpr int64_t kMinRowsToTransposeRight = 64;
 
 // Each thread's packing buffers, kept between products so the step allocates nothing.
 template <typename T>

@@ -205,13 +205,16 @@ const T* PackedLeft<T>::block(int64_t depth_begin) const {
 
 namespace {
 
-// The product of packed_gemm, its right operand's panels found by `panels`: for the depth rows
-// [begin, begin + depth) and the panel at column `col`, it returns the panel, or packs it while
-// computing the first row panel's tile when it can (see multiply_tile's CopiesRight).
+// packed_gemm for a right operand of b_rows x n whose panels `panels` provides, for each depth
+// block [begin, begin + depth): prepare() packs the panels the tiles will not, and in_place(begin,
+// col) gives the panel at column col where it lies in the operand (rows row_stride() apart) for
+// the first row panel to read and pack for the others, or null where prepare() packed it.
 template <typename T, typename Panels>
-void multiply_panels(const PackedLeft<T>& a, int64_t n, T* out, int64_t out_stride, bool accumulate,
-                     PanelBuffer<T>& right, const Panels& panels) {
+void multiply_panels(const PackedLeft<T>& a, int64_t b_rows, int64_t n, T* out, int64_t out_stride,
+                     bool accumulate, PanelBuffer<T>& right, const Panels& panels) {
   constexpr int64_t width = kRightPanelWidth<T>;
+  ACCEL_CHECK(b_rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
+              a.depth(), b_rows);
   const int64_t m = a.rows();
   if (a.depth() == 0 && !accumulate) {
     for (int64_t i = 0; i < m; ++i) std::fill_n(out + i * out_stride, n, T(0));
@@ -246,7 +249,7 @@ void multiply_panels(const PackedLeft<T>& a, int64_t n, T* out, int64_t out_stri
 
 // A right operand packed whole, one depth block at a time, before the tiles read it.
 template <typename T>
-struct PackedFirst {
+struct PackedBeforeTiles {
   const RightOperand<T>& b;
   void prepare(int64_t begin, int64_t depth, T* packed) const { b.pack(begin, depth, packed); }
   const T* in_place(int64_t, int64_t) const { return nullptr; }
@@ -256,7 +259,7 @@ struct PackedFirst {
 // A matrix whose rows are unit-stride: its whole panels are read in place by the first row
 // panel's tiles, which pack them for the others; a last, narrower panel is packed before.
 template <typename T>
-struct PackedByFirstTiles {
+struct PackedByFirstRowPanel {
   const StridedMatrix<T>& b;
   int64_t full_cols = b.cols / kRightPanelWidth<T> * kRightPanelWidth<T>;
   void prepare(int64_t begin, int64_t depth, T* packed) const {
@@ -275,9 +278,8 @@ struct PackedByFirstTiles {
 template <typename T>
 void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
-  ACCEL_CHECK(b.rows() == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
-              a.depth(), b.rows());
-  multiply_panels(a, b.cols(), out, out_stride, accumulate, right, PackedFirst<T>{b});
+  multiply_panels(a, b.rows(), b.cols(), out, out_stride, accumulate, right,
+                  PackedBeforeTiles<T>{b});
 }
 
 template <typename T>
@@ -287,9 +289,8 @@ void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int6
     packed_gemm(a, StridedRight<T>(b), out, out_stride, accumulate, right);
     return;
   }
-  ACCEL_CHECK(b.rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
-              a.depth(), b.rows);
-  multiply_panels(a, b.cols, out, out_stride, accumulate, right, PackedByFirstTiles<T>{b});
+  multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate, right,
+                  PackedByFirstRowPanel<T>{b});
 }
 
 template class PanelBuffer<float>;
