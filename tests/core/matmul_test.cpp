@@ -102,8 +102,8 @@ TEST(Matmul, TransposedAndStridedOperandsMatchContiguousOnes) {
   const Tensor b = counting({30, 20}, kFloat64);
   const Tensor expected = mm(a, b);
   EXPECT_TRUE(mm(a.t().contiguous().t(), b).equal(expected));
-  // A transposed right operand is multiplied by dot products of rows (from 64 rows, transposed
-  // into panels), which sum in another order: equal within rounding.
+  // A transposed right operand is multiplied by dot products of rows (with many rows against
+  // the depth, transposed into panels), which sum in another order: equal within rounding.
   EXPECT_TRUE(allclose(mm(a, b.t().contiguous().t()), expected, 1e-13, 1e-13));
   // Every other column of a wider matrix: neither row- nor column-contiguous.
   const Tensor wide = zeros({40, 60}, kFloat64);
@@ -150,7 +150,7 @@ TEST(Matmul, TiledProductsMatchTheirRowsComputedWhole) {
 // Every layout pair (row-major or transposed, each operand) reaches a different kernel: dot
 // products of rows, the packed GEMM, or Eigen. Shapes around their tile and panel sizes (4, 8,
 // 16, 32, the 8-row minimum of the packed path and the 64 rows from which a transposed right
-// operand is packed too), float32 and float64, against the product computed in float64 from
+// operand may be packed too), float32 and float64, against the product computed in float64 from
 // the same values.
 TEST(Matmul, EveryLayoutMatchesTheProductInDouble) {
   const int64_t sizes[] = {1, 3, 7, 8, 9, 16, 17, 33, 63, 64, 70};

@@ -1,8 +1,8 @@
 // CPU matrix products. float32 and float64 go through accel's own kernels where the layouts
 // suit them — packed_gemm when the right operand's rows are unit-stride, or when both operands
 // run along the depth in memory (x · Wᵀ) and there are rows enough to repay transposing the
-// right one into panels; row_dot_gemm for that layout with fewer rows — and everything else
-// (integer dtypes, two transposed operands, products under eight rows) through Eigen's GEMM,
+// right one into panels (transposes_right); row_dot_gemm for that layout otherwise — and everything
+// else (integer dtypes, two transposed operands, products under eight rows) through Eigen's GEMM,
 // the only translation unit that includes Eigen. Operands are read in place, whether row-major or
 // transposed (column-major). Every kernel call runs on one thread: a large product is cut into
 // output tiles and threads take whole tiles (batches of small products are spread the same way,
@@ -168,12 +168,14 @@ auto row_dot_block(const Problem& p, Layout la, Layout lb) {
 constexpr int64_t kPackedRows = 256, kPackedCols = 512;
 // Fewer rows than a packed panel holds go to Eigen.
 constexpr int64_t kMinPackedRows = 8;
-// x · Wᵀ goes through packed_gemm from this many rows: transposing W into panels costs about
-// what a copy of W does, and packed_gemm's tiles then run up to 1.6x faster than row_dot_gemm's,
-// whose four rows of `a` per tile stream from the L2 cache. Measured in the Linear layer's
-// forward and backward: 32 rows ran faster through row_dot_gemm, 64 rows equal or faster
-// packed ([64,3136]·[3136,128]ᵀ equal, an LSTM's [64,256]·[256,1024]ᵀ steps faster).
-constexpr int64_t kMinRowsToTransposeRight = 64;
+// Whether x · Wᵀ (m rows, depth k) goes through packed_gemm, W transposed into panels, rather
+// than row_dot_gemm. Transposing W costs about what a copy of W does, a share of the work that
+// falls as rows grow; row_dot_gemm streams four rows of x from the L2 cache per tile and ends
+// each output element with a sum across vector lanes, a share that falls as the depth grows.
+// Measured in the Linear layer's forward and backward: [32,784]·[784,128]ᵀ and
+// [64,3136]·[3136,128]ᵀ ran faster through row_dot_gemm; an LSTM's [64,256]·[256,1024]ᵀ steps,
+// [256,784]·[784,128]ᵀ and attention's [2048,256]·[256,256]ᵀ projections faster packed.
+bool transposes_right(int64_t m, int64_t k) { return m >= 64 && 4 * m >= k; }
 
 // Each thread's packing buffers, kept between products so the step allocates nothing.
 template <typename T>
@@ -256,10 +258,10 @@ void run_for_layouts(const Problem& p) {
   const bool b_rows = lb.order == Eigen::RowMajor;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     const TileLimits own{get_num_threads(), kMinOwnTileWork};
-    if (a_rows && !b_rows && p.k >= simd::kLanes<T> && p.m < kMinRowsToTransposeRight)
-      return run<T>(p, row_dot_block<T>(p, la, lb), own);
-    if (a_rows && !b_rows && p.m >= kMinRowsToTransposeRight)
+    if (a_rows && !b_rows && transposes_right(p.m, p.k))
       return run<T>(p, packed_block<T>(p, la, lb), own);
+    if (a_rows && !b_rows && p.k >= simd::kLanes<T>)
+      return run<T>(p, row_dot_block<T>(p, la, lb), own);
     if (b_rows && p.m >= kMinPackedRows) return run<T>(p, packed_block<T>(p, la, lb), own);
   }
   constexpr int kRow = Eigen::RowMajor, kCol = Eigen::ColMajor;
