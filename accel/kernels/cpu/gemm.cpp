@@ -19,7 +19,6 @@
 #endif
 #include <Eigen/Core>
 #include <algorithm>
-#include <utility>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -189,27 +188,27 @@ PackingScratch<T>& packing_scratch() {
   return scratch;
 }
 
-// Strides (row, column) of an operand mapped with `layout`.
-std::pair<int64_t, int64_t> strides_of(Layout layout) {
-  return layout.order == Eigen::RowMajor ? std::pair<int64_t, int64_t>{layout.outer_stride, 1}
-                                         : std::pair<int64_t, int64_t>{1, layout.outer_stride};
+// Where an operand mapped with `layout` has element (i, j): i * row + j * col.
+struct Strides {
+  int64_t row, col;
+};
+Strides strides_of(Layout layout) {
+  return layout.order == Eigen::RowMajor ? Strides{layout.outer_stride, 1}
+                                         : Strides{1, layout.outer_stride};
 }
 
 // Either operand either way (packing reads b's columns as they lie).
 template <typename T>
 auto packed_block(const Problem& p, Layout la, Layout lb) {
-  const auto [a_row_stride, a_col_stride] = strides_of(la);
-  const auto [b_row_stride, b_col_stride] = strides_of(lb);
-  return [&p, a_row_stride, a_col_stride, b_row_stride, b_col_stride](
-             const T* a, const T* b, T* out, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
+  return [&p, sa = strides_of(la), sb = strides_of(lb)](const T* a, const T* b, T* out, int64_t r0,
+                                                        int64_t rows, int64_t c0, int64_t cols) {
     PackingScratch<T>& scratch = packing_scratch<T>();
     for (int64_t r = r0; r < r0 + rows; r += kPackedRows) {
       const int64_t block_rows = std::min(kPackedRows, r0 + rows - r);
-      scratch.left.pack({a + r * a_row_stride, block_rows, p.k, a_row_stride, a_col_stride});
+      scratch.left.pack({a + r * sa.row, block_rows, p.k, sa.row, sa.col});
       for (int64_t c = c0; c < c0 + cols; c += kPackedCols) {
-        const StridedMatrix<T> right{b + c * b_col_stride, p.k,
-                                     std::min(kPackedCols, c0 + cols - c), b_row_stride,
-                                     b_col_stride};
+        const StridedMatrix<T> right{b + c * sb.col, p.k, std::min(kPackedCols, c0 + cols - c),
+                                     sb.row, sb.col};
         packed_gemm(scratch.left, right, out + r * p.n + c, p.n, false, scratch.right);
       }
     }
