@@ -71,6 +71,8 @@
 #include "accel/nn/modules/recurrent.h"
 #include "accel/nn/modules/reshape.h"
 #include "accel/nn/modules/transformer.h"
+#include "accel/nn/modules/transformer_decoder.h"
+#include "accel/nn/modules/transformer_model.h"
 #include "accel/nn/modules/upsample.h"
 #include "accel/nn/print.h"
 #include "accel/nn/utils/clip_grad.h"

@@ -2,6 +2,7 @@
 // cases_nn_layers.py) through the op harness, default-initialization distributions, nn::init,
 // dropout statistics, Embedding's padding_idx, and input-shape errors.
 #include <cmath>
+#include <limits>
 
 #include "support/expect_error.h"
 #include "support/op_harness.h"
@@ -49,21 +50,21 @@ nn::TransformerEncoderLayerOptions encoder_layer_options(bool gelu = false) {
   return options;
 }
 
+// Replaces an attention's 4 parameters, in PyTorch's order, by x[first], x[first + 1], ...
+void set_attention(nn::MultiheadAttentionImpl& attention, const V& x, size_t first) {
+  attention.in_proj_weight = x[first];
+  attention.in_proj_bias = x[first + 1];
+  attention.out_proj->weight = x[first + 2];
+  attention.out_proj->bias = x[first + 3];
+}
+
 // Replaces a layer's 12 parameters, in PyTorch's order, by x[first], x[first + 1], ...
 void set_encoder_layer(nn::TransformerEncoderLayerImpl& layer, const V& x, size_t first) {
-  const std::vector<Tensor*> targets = {&layer.self_attn->in_proj_weight,
-                                        &layer.self_attn->in_proj_bias,
-                                        &layer.self_attn->out_proj->weight,
-                                        &layer.self_attn->out_proj->bias,
-                                        &layer.linear1->weight,
-                                        &layer.linear1->bias,
-                                        &layer.linear2->weight,
-                                        &layer.linear2->bias,
-                                        &layer.norm1->weight,
-                                        &layer.norm1->bias,
-                                        &layer.norm2->weight,
-                                        &layer.norm2->bias};
-  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[first + i];
+  set_attention(*layer.self_attn, x, first);
+  const std::vector<Tensor*> targets = {
+      &layer.linear1->weight, &layer.linear1->bias, &layer.linear2->weight, &layer.linear2->bias,
+      &layer.norm1->weight,   &layer.norm1->bias,   &layer.norm2->weight,   &layer.norm2->bias};
+  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[first + 4 + i];
 }
 
 nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
@@ -72,6 +73,27 @@ nn::TransformerEncoderLayer encoder_layer_with(const V& x, bool gelu = false) {
   set_encoder_layer(*layer, x, 1);
   return layer;
 }
+
+// Replaces a decoder layer's 18 parameters, in PyTorch's order, by x[first], x[first + 1], ...
+void set_decoder_layer(nn::TransformerDecoderLayerImpl& layer, const V& x, size_t first) {
+  set_attention(*layer.self_attn, x, first);
+  set_attention(*layer.multihead_attn, x, first + 4);
+  const std::vector<Tensor*> targets = {
+      &layer.linear1->weight, &layer.linear1->bias, &layer.linear2->weight, &layer.linear2->bias,
+      &layer.norm1->weight,   &layer.norm1->bias,   &layer.norm2->weight,   &layer.norm2->bias,
+      &layer.norm3->weight,   &layer.norm3->bias};
+  for (size_t i = 0; i < targets.size(); ++i) *targets[i] = x[first + 8 + i];
+}
+
+nn::TransformerDecoderLayer decoder_layer_with(const V& x) {
+  nn::TransformerDecoderLayer layer(encoder_layer_options());
+  layer->eval();
+  set_decoder_layer(*layer, x, 2);
+  return layer;
+}
+
+// The cases' target mask: no position attends to a later one (true = ignore).
+Tensor causal_mask(int64_t size) { return ones({size, size}, kBool).triu(1); }
 
 // A recurrent layer whose weights are replaced by x[first], x[first + 1], ... in PyTorch's
 // order (per layer and direction: weight_ih, weight_hh, then the biases where it has them).
@@ -224,6 +246,45 @@ const std::vector<OpCase> kLayerCases = {
        mha->in_proj_weight = x[1];
        mha->out_proj->weight = x[2];
        return std::get<0>(mha->forward(x[0], x[0], x[0]));
+     }},
+    {"transformer_decoder_layer",
+     [](const V& x) { return decoder_layer_with(x)->forward(x[0], x[1]); }},
+    {"transformer_decoder_layer_masks",
+     [](const V& x) {
+       const Tensor memory_mask = tensor({{false, true, false, false, true}}).expand({4, 5});
+       const Tensor tgt_padding =
+           tensor({{false, true, false, false}, {false, false, false, false}});
+       return decoder_layer_with(x)->forward(x[0], x[1], causal_mask(4), memory_mask, tgt_padding,
+                                             mha_padding());
+     }},
+    {"transformer_decoder",
+     [](const V& x) {
+       nn::TransformerDecoder decoder(nn::TransformerDecoderOptions(encoder_layer_options(), 2)
+                                          .norm(nn::LayerNorm(nn::LayerNormOptions({4}))));
+       decoder->eval();
+       set_decoder_layer(*decoder->layers->at<nn::TransformerDecoderLayerImpl>(0), x, 2);
+       set_decoder_layer(*decoder->layers->at<nn::TransformerDecoderLayerImpl>(1), x, 20);
+       decoder->norm->weight = x[38];
+       decoder->norm->bias = x[39];
+       return decoder->forward(x[0], x[1], causal_mask(4));
+     }},
+    {"transformer",
+     [](const V& x) {
+       nn::Transformer model(nn::TransformerOptions(4, 2)
+                                 .num_encoder_layers(1)
+                                 .num_decoder_layers(1)
+                                 .dim_feedforward(6)
+                                 .dropout(0.0));
+       model->eval();
+       set_encoder_layer(*model->encoder->layers->at<nn::TransformerEncoderLayerImpl>(0), x, 2);
+       model->encoder->norm->weight = x[14];
+       model->encoder->norm->bias = x[15];
+       set_decoder_layer(*model->decoder->layers->at<nn::TransformerDecoderLayerImpl>(0), x, 16);
+       model->decoder->norm->weight = x[34];
+       model->decoder->norm->bias = x[35];
+       const Tensor tgt_mask = nn::TransformerImpl::generate_square_subsequent_mask(
+           4, TensorOptions(x[0].dtype()).device(x[0].device()));
+       return model->forward(x[0], x[1], {}, tgt_mask, {}, mha_padding());
      }},
 };
 
@@ -537,6 +598,63 @@ TEST(TransformerEncoderLayer, ParametersStackingAndDropout) {
   EXPECT_FALSE(stack->forward(src).equal(out));  // dropout 0.1 by default
   // Every position is normalized by the last LayerNorm (weight 1, bias 0 at initialization).
   EXPECT_TRUE(out.mean({-1}).abs().max().item<float>() < 1e-5f);
+}
+
+TEST(TransformerDecoder, LayersStartEqualAndNumLayersIsChecked) {
+  manual_seed(0);
+  nn::TransformerDecoder decoder(nn::TransformerDecoderOptions(
+      nn::TransformerDecoderLayerOptions(8, 2).dim_feedforward(16), 2));
+  const auto first = decoder->layers->at<nn::TransformerDecoderLayerImpl>(0)->parameters();
+  const auto second = decoder->layers->at<nn::TransformerDecoderLayerImpl>(1)->parameters();
+  ASSERT_EQ(first.size(), 18u);
+  for (size_t p = 0; p < first.size(); ++p) {
+    EXPECT_TRUE(first[p].equal(second[p])) << p;
+    EXPECT_FALSE(first[p].is_same(second[p])) << p;  // copies, not shared
+  }
+  EXPECT_EQ(decoder->forward(randn({3, 2, 8}), randn({5, 2, 8})).sizes(), IntArrayRef({3, 2, 8}));
+  testing::expect_error_containing(
+      [] {
+        nn::TransformerDecoder(
+            nn::TransformerDecoderOptions(nn::TransformerDecoderLayerOptions(8, 2), 0));
+      },
+      "TransformerDecoder: num_layers must be at least 1, got 0");
+}
+
+TEST(Transformer, XavierMatricesCausalMaskAndShapeErrors) {
+  manual_seed(0);
+  nn::Transformer model(nn::TransformerOptions(8, 2).num_encoder_layers(2).num_decoder_layers(1));
+  EXPECT_EQ(model->encoder->layers->size(), 2u);
+  EXPECT_EQ(model->decoder->layers->size(), 1u);
+  for (const auto& [name, p] : model->named_parameters()) {
+    if (p.dim() < 2) continue;
+    const double bound = std::sqrt(6.0 / static_cast<double>(p.size(0) + p.size(1)));
+    EXPECT_LE(p.abs().max().item<double>(), bound) << name;
+    EXPECT_GT(p.abs().max().item<double>(), 0.9 * bound) << name;
+  }
+  const Tensor mask = nn::TransformerImpl::generate_square_subsequent_mask(3);
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(equal(mask, tensor({{0.0, -inf, -inf}, {0.0, 0.0, -inf}, {0.0, 0.0, 0.0}},
+                                 TensorOptions(kFloat32))));
+  model->eval();
+  const Tensor src = randn({5, 2, 8}), tgt = randn({3, 2, 8});
+  EXPECT_EQ(model->forward(src, tgt, {}, mask).sizes(), IntArrayRef({3, 2, 8}));
+  // Under the causal mask, target position 0 does not see position 2: changing position 2
+  // leaves output 0 as it was; without the mask it does not.
+  const Tensor later = tgt.clone();
+  later[2] = randn({2, 8});
+  EXPECT_TRUE(
+      equal(model->forward(src, later, {}, mask)[0], model->forward(src, tgt, {}, mask)[0]));
+  EXPECT_FALSE(equal(model->forward(src, later)[0], model->forward(src, tgt)[0]));
+  testing::expect_error_containing(
+      [&] {
+        model->forward(src, randn({3, 4, 8}));
+      },
+      "Transformer: the batch number of src and tgt must be equal");
+  testing::expect_error_containing(
+      [&] {
+        model->forward(randn({5, 2, 6}), randn({3, 2, 6}));
+      },
+      "must be equal to d_model 8");
 }
 
 TEST(TransformerEncoder, LayersStartEqualAndTrainApart) {

@@ -42,6 +42,35 @@ def encoder(x, params, **masks):
     return torch.func.functional_call(stack, dict(zip(names, params)), (x,), masks)
 
 
+DECODER_LAYER_SHAPES = [S(12, 4), S(12), S(4, 4), S(4)] * 2 + ENCODER_LAYER_SHAPES[4:] + [S(4), S(4)]
+# Target positions may not attend to later ones (true = ignore); target 1 of batch 0 is padding.
+DECODER_CAUSAL_MASK = torch.triu(torch.ones(4, 4, dtype=torch.bool), 1)
+DECODER_TGT_PADDING = torch.tensor([[False, True, False, False], [False] * 4])
+
+
+def with_parameters(module, params, *inputs, **masks):
+    """module's forward on inputs, its parameters (in PyTorch's order) replaced by params."""
+    names = [name for name, _ in module.named_parameters()]
+    return torch.func.functional_call(module, dict(zip(names, params)), inputs, masks)
+
+
+def decoder_layer(tgt, memory, params, **masks):
+    layer = torch.nn.TransformerDecoderLayer(4, 2, dim_feedforward=6, dropout=0.0).eval()
+    return with_parameters(layer, params, tgt, memory, **masks)
+
+
+def decoder(tgt, memory, params, **masks):
+    layer = torch.nn.TransformerDecoderLayer(4, 2, dim_feedforward=6, dropout=0.0)
+    stack = torch.nn.TransformerDecoder(layer, 2, norm=torch.nn.LayerNorm(4)).eval()
+    return with_parameters(stack, params, tgt, memory, **masks)
+
+
+def transformer(src, tgt, params, **masks):
+    model = torch.nn.Transformer(4, 2, num_encoder_layers=1, num_decoder_layers=1,
+                                 dim_feedforward=6, dropout=0.0).eval()
+    return with_parameters(model, params, src, tgt, **masks)
+
+
 def recurrent(make, data, pick, call=lambda *args: args):
     """A recurrent layer's case: its data inputs, then its parameters in PyTorch's order."""
     module = make()
@@ -138,4 +167,26 @@ CASES = {
         recurrent(lambda: torch.nn.GRU(3, 4, bidirectional=True), [S(5, 2, 3), S(2, 2, 4)],
                   lambda o: o[1]),
     "gru_no_bias": recurrent(lambda: torch.nn.GRU(3, 4, bias=False), [S(5, 2, 3)], lambda o: o[0]),
+    # nn.TransformerDecoderLayer (d_model 4, 2 heads, feed-forward 6, no dropout) on tgt
+    # [T=4, N=2, 4] and memory [S=5, N=2, 4], its 18 parameters as inputs in PyTorch's order.
+    "transformer_decoder_layer":
+        Case(lambda t, m, *p: decoder_layer(t, m, p), [S(4, 2, 4), S(5, 2, 4)] + DECODER_LAYER_SHAPES),
+    "transformer_decoder_layer_masks":
+        Case(lambda t, m, *p: decoder_layer(t, m, p, tgt_mask=DECODER_CAUSAL_MASK,
+                                            memory_mask=ENCODER_MASK[:4],
+                                            tgt_key_padding_mask=DECODER_TGT_PADDING,
+                                            memory_key_padding_mask=MHA_PADDING),
+             [S(4, 2, 4), S(5, 2, 4)] + DECODER_LAYER_SHAPES),
+    # nn.TransformerDecoder of two such layers and a final LayerNorm(4).
+    "transformer_decoder":
+        Case(lambda t, m, *p: decoder(t, m, p, tgt_mask=DECODER_CAUSAL_MASK),
+             [S(4, 2, 4), S(5, 2, 4)] + DECODER_LAYER_SHAPES * 2 + [S(4), S(4)]),
+    # nn.Transformer with one encoder and one decoder layer of the same sizes, on src
+    # [5, 2, 4] and tgt [4, 2, 4], with its own float causal mask.
+    "transformer":
+        Case(lambda s, t, *p: transformer(
+                 s, t, p, tgt_mask=torch.nn.Transformer.generate_square_subsequent_mask(4),
+                 src_key_padding_mask=MHA_PADDING),
+             [S(5, 2, 4), S(4, 2, 4)] + ENCODER_LAYER_SHAPES + [S(4), S(4)]
+             + DECODER_LAYER_SHAPES + [S(4), S(4)]),
 }

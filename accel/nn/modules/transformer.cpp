@@ -3,27 +3,22 @@
 // its weights; nn::TransformerEncoder chains such layers.
 #include "accel/nn/modules/transformer.h"
 
-#include "accel/core/autograd/grad_mode.h"
 #include "accel/core/ops.h"
+#include "accel/nn/modules/transformer_blocks.h"
 
 namespace accel::nn {
 
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(
     const TransformerEncoderLayerOptions& options_)
     : options(options_) {
+  check_layer_options(options, "TransformerEncoderLayer");
   const int64_t d = options.d_model();
-  ACCEL_CHECK(options.dim_feedforward() > 0, "TransformerEncoderLayer",
-              "dim_feedforward must be positive, got {}", options.dim_feedforward());
-  if (!options.activation()) options.activation([](const Tensor& x) { return relu(x); });
-  self_attn = register_module(
-      "self_attn",
-      MultiheadAttention(MultiheadAttentionOptions(d, options.nhead()).dropout(options.dropout())));
+  self_attn = register_module("self_attn", attention_of(options));
   linear1 = register_module("linear1", Linear(d, options.dim_feedforward()));
   dropout = register_module("dropout", Dropout(options.dropout()));
   linear2 = register_module("linear2", Linear(options.dim_feedforward(), d));
-  const auto norm = LayerNormOptions({d}).eps(options.layer_norm_eps());
-  norm1 = register_module("norm1", LayerNorm(norm));
-  norm2 = register_module("norm2", LayerNorm(norm));
+  norm1 = register_module("norm1", norm_of(options));
+  norm2 = register_module("norm2", norm_of(options));
   dropout1 = register_module("dropout1", Dropout(options.dropout()));
   dropout2 = register_module("dropout2", Dropout(options.dropout()));
 }
@@ -33,25 +28,15 @@ Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src
   const Tensor attended = std::get<0>(
       self_attn->forward(src, src, src, src_key_padding_mask, /*need_weights=*/false, src_mask));
   const Tensor x = norm1->forward(src + dropout1->forward(attended));
-  const Tensor fed = linear2->forward(dropout->forward(options.activation()(linear1->forward(x))));
+  const Tensor fed = feed_forward(options, *linear1, *dropout, *linear2, x);
   return norm2->forward(x + dropout2->forward(fed));
 }
 
 TransformerEncoderImpl::TransformerEncoderImpl(const TransformerEncoderOptions& options_)
     : options(options_) {
-  ACCEL_CHECK(options.num_layers() >= 1, "TransformerEncoder",
-              "num_layers must be at least 1, got {}", options.num_layers());
-  layers = register_module("layers", ModuleList());
-  const TransformerEncoderLayer first(options.encoder_layer());
-  layers->push_back(first);
-  const std::vector<Tensor> initial = first->parameters();
-  for (int64_t i = 1; i < options.num_layers(); ++i) {
-    const TransformerEncoderLayer layer(options.encoder_layer());
-    NoGradGuard copying;
-    const std::vector<Tensor> params = layer->parameters();
-    for (size_t p = 0; p < params.size(); ++p) params[p].copy_(initial[p]);
-    layers->push_back(layer);
-  }
+  layers = register_module(
+      "layers", copies_of<TransformerEncoderLayer>(options.encoder_layer(), options.num_layers(),
+                                                   "TransformerEncoder"));
   if (!options.norm().is_empty()) norm = register_module("norm", options.norm());
 }
 

@@ -1,6 +1,7 @@
 // nn::TransformerEncoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first):
 // self-attention and a feed-forward block, each added to its input and layer-normalized; and
-// nn::TransformerEncoder, a stack of such layers and an optional final norm.
+// nn::TransformerEncoder, a stack of such layers and an optional final norm. The decoder is in
+// transformer_decoder.h, the whole encoder-decoder model in transformer_model.h.
 #pragma once
 
 #include <functional>
@@ -15,9 +16,10 @@
 
 namespace accel::nn {
 
-struct TransformerEncoderLayerOptions {
-  TransformerEncoderLayerOptions(int64_t d_model, int64_t nhead)
-      : d_model_(d_model), nhead_(nhead) {}
+// The options of an encoder or decoder layer (LibTorch's TransformerEncoderLayerOptions and
+// TransformerDecoderLayerOptions, which hold the same fields).
+struct TransformerLayerOptions {
+  TransformerLayerOptions(int64_t d_model, int64_t nhead) : d_model_(d_model), nhead_(nhead) {}
   ACCEL_ARG(int64_t, d_model);
   ACCEL_ARG(int64_t, nhead);
   ACCEL_ARG(int64_t, dim_feedforward) = 2048;
@@ -27,6 +29,8 @@ struct TransformerEncoderLayerOptions {
   ACCEL_ARG(std::function<Tensor(const Tensor&)>, activation);
   ACCEL_ARG(double, layer_norm_eps) = 1e-5;
 };
+using TransformerEncoderLayerOptions = TransformerLayerOptions;
+using TransformerDecoderLayerOptions = TransformerLayerOptions;
 
 class TransformerEncoderLayerImpl : public Module {
  public:
