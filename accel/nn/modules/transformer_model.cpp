@@ -4,10 +4,10 @@
 
 #include <limits>
 
-#include "accel/core/autograd/grad_mode.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 #include "accel/nn/init.h"
+#include "accel/nn/modules/transformer_blocks.h"
 
 namespace accel::nn {
 
@@ -17,16 +17,14 @@ TransformerImpl::TransformerImpl(const TransformerOptions& options_) : options(o
                          .dropout(options.dropout())
                          .activation(options.activation())
                          .layer_norm_eps(options.layer_norm_eps());
-  const auto norm = [&] {
-    return LayerNorm(LayerNormOptions({options.d_model()}).eps(options.layer_norm_eps()));
-  };
   encoder = register_module(
-      "encoder", TransformerEncoder(
-                     TransformerEncoderOptions(layer, options.num_encoder_layers()).norm(norm())));
+      "encoder",
+      TransformerEncoder(
+          TransformerEncoderOptions(layer, options.num_encoder_layers()).norm(norm_of(layer))));
   decoder = register_module(
-      "decoder", TransformerDecoder(
-                     TransformerDecoderOptions(layer, options.num_decoder_layers()).norm(norm())));
-  NoGradGuard initializing;
+      "decoder",
+      TransformerDecoder(
+          TransformerDecoderOptions(layer, options.num_decoder_layers()).norm(norm_of(layer))));
   for (const Tensor& p : parameters()) {
     if (p.dim() > 1) init::xavier_uniform_(p);
   }
@@ -45,8 +43,7 @@ Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tens
               "the batch number of src and tgt must be equal, got {} and {}", src.sizes(),
               tgt.sizes());
   ACCEL_CHECK(src.size(-1) == options.d_model() && tgt.size(-1) == options.d_model(), "Transformer",
-              "the feature number of src and tgt must be equal to d_model {}, got {} "
-              "and {}",
+              "the feature number of src and tgt must be equal to d_model {}, got {} and {}",
               options.d_model(), src.sizes(), tgt.sizes());
   const Tensor memory = encoder->forward(src, src_mask, src_key_padding_mask);
   return decoder->forward(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
