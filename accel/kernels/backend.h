@@ -25,6 +25,7 @@
 #include "accel/kernels/common/optimizer_math.h"
 #include "accel/kernels/common/philox.h"
 #include "accel/kernels/common/pool2d_shape.h"
+#include "accel/kernels/common/recurrent_cell_math.h"
 #include "accel/kernels/common/reduce_shape.h"
 #include "accel/kernels/common/unary_math.h"
 
@@ -180,6 +181,30 @@ struct Backend {
                               const void* rstd, const void* weight, void* grad_in,
                               void* grad_weight, void* grad_bias, LayerNormShape shape,
                               const Stream& stream);
+
+  // ---- one step of an LSTM or GRU cell over a batch (recurrent_cell.h; math and geometry in
+  // common/recurrent_cell_math.h). Every array is contiguous: states [batch, hidden], gates
+  // [batch, gates * hidden]. ----
+  // LSTM: from the pre-activations x + h_proj + bias (x and h_proj [batch, 4 hidden], bias
+  // [4 hidden] or null for none) and c_prev, the activated gates, c, tanh(c) and h.
+  void (*lstm_cell)(ScalarType type, const void* x, const void* h_proj, const void* bias,
+                    const void* c_prev, void* gates, void* c, void* tanh_c, void* h,
+                    RecurrentCellShape shape, const Stream& stream);
+  // From grad_h and grad_c (of h and c) and the forward's gates, tanh_c and c_prev: the
+  // gradient of the four pre-activations [batch, 4 hidden] and of c_prev.
+  void (*lstm_cell_backward)(ScalarType type, const void* grad_h, const void* grad_c,
+                             const void* gates, const void* tanh_c, const void* c_prev,
+                             void* grad_gates, void* grad_c_prev, RecurrentCellShape shape,
+                             const Stream& stream);
+  // GRU: from x and h_proj ([batch, 3 hidden] each, h_proj with bias_hh) and h_prev, the
+  // gates r, z, n [batch, 3 hidden] and h.
+  void (*gru_cell)(ScalarType type, const void* x, const void* h_proj, const void* h_prev,
+                   void* gates, void* h, RecurrentCellShape shape, const Stream& stream);
+  // From grad_h and the forward's gates, h_proj and h_prev: the gradients of x and of h_proj
+  // ([batch, 3 hidden] each) and the part of h_prev's that does not flow through h_proj.
+  void (*gru_cell_backward)(ScalarType type, const void* grad_h, const void* gates,
+                            const void* h_proj, const void* h_prev, void* grad_x, void* grad_h_proj,
+                            void* grad_h_prev, RecurrentCellShape shape, const Stream& stream);
 
   // ---- batch normalization over contiguous [batch, channels, spatial] inputs (batch_norm.h;
   // geometry in common/batch_norm_shape.h). Per-channel arrays (mean, var, invstd, weight, bias

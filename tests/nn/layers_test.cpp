@@ -3,7 +3,10 @@
 // dropout statistics, Embedding's padding_idx, and input-shape errors.
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string_view>
 
+#include "accel/core/autograd/node.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
 
@@ -238,6 +241,23 @@ const std::vector<OpCase> kLayerCases = {
      [](const V& x) {
        const nn::GRU gru(nn::GRUOptions(3, 4).bias(false));
        return std::get<0>(recurrent_with(gru, x, 1)->forward(x[0]));
+     }},
+    {"lstm_one_step_bidirectional_no_bias",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).bidirectional(true).bias(false));
+       return std::get<0>(recurrent_with(lstm, x, 1)->forward(x[0]));
+     }},
+    {"rnn_relu_bidirectional",
+     [](const V& x) {
+       const nn::RNN rnn(
+           nn::RNNOptions(3, 4).bidirectional(true).nonlinearity(nn::RNNNonlinearity::ReLU));
+       return std::get<0>(recurrent_with(rnn, x, 2)->forward(x[0], x[1]));
+     }},
+    {"gru_stacked_batch_first_both_outputs",
+     [](const V& x) {
+       const nn::GRU gru(nn::GRUOptions(3, 4).num_layers(2).batch_first(true));
+       auto [output, h] = recurrent_with(gru, x, 1)->forward(x[0]);
+       return output.sum() + h.sum();
      }},
     {"mha_no_bias",
      [](const V& x) {
@@ -718,6 +738,45 @@ TEST(Recurrent, ShapesStatesAndDropoutBetweenLayers) {
   EXPECT_TRUE(h_end.allclose(h, 1e-5, 1e-6));
 }
 
+// The nodes named `name` that gradients from `node` reach.
+std::set<const autograd::Node*> reached(const autograd::Node* node, const char* name) {
+  std::set<const autograd::Node*> found;
+  if (std::string_view(node->name()) == name) found.insert(node);
+  for (const autograd::Edge& edge : node->next_edges) {
+    if (edge.is_valid()) found.merge(reached(edge.node.get(), name));
+  }
+  return found;
+}
+
+TEST(Recurrent, EachDirectionIsOneNode) {
+  manual_seed(11);
+  nn::LSTM lstm(nn::LSTMOptions(3, 4).bidirectional(true));
+  const auto [out, state] = lstm->forward(randn({5, 2, 3}));
+  const auto& [h, c] = state;
+  // The forward and reverse runs are one node each, which h_n and c_n come from too.
+  const std::set<const autograd::Node*> runs = reached(out.grad_fn().get(), "recurrent_sequence");
+  EXPECT_EQ(runs.size(), 2U);
+  EXPECT_EQ(reached(h.grad_fn().get(), "recurrent_sequence"), runs);
+  EXPECT_EQ(reached(c.grad_fn().get(), "recurrent_sequence"), runs);
+}
+
+TEST(Recurrent, EmptyBatch) {
+  for (const bool lstm_cell : {true, false}) {
+    SCOPED_TRACE(lstm_cell ? "LSTM" : "GRU");
+    nn::LSTM lstm(3, 4);
+    nn::GRU gru(3, 4);
+    const Tensor x = zeros({3, 0, 3}).requires_grad_();
+    const Tensor out = lstm_cell ? std::get<0>(lstm->forward(x)) : std::get<0>(gru->forward(x));
+    EXPECT_EQ(out.sizes(), IntArrayRef({3, 0, 4}));
+    out.sum().backward();
+    const Tensor& weight_hh =
+        lstm_cell ? lstm->all_weights[0].weight_hh : gru->all_weights[0].weight_hh;
+    ASSERT_TRUE(weight_hh.grad().defined());
+    EXPECT_TRUE(weight_hh.grad().equal(zeros_like(weight_hh)));
+    EXPECT_EQ(x.grad().sizes(), IntArrayRef({3, 0, 3}));
+  }
+}
+
 TEST(Recurrent, Errors) {
   nn::LSTM lstm(3, 4);
   testing::expect_error_containing(
@@ -737,6 +796,11 @@ TEST(Recurrent, Errors) {
         (void)lstm->forward(zeros({0, 2, 3}));
       },
       "expected a sequence of at least one step");
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({5, 2, 3}, kFloat64));
+      },
+      "LSTM: expected an input of the parameters' dtype float32 on cpu, got float64 on cpu");
   testing::expect_error_containing([] { nn::RNN(0, 4); },
                                    "RNN: input_size, hidden_size and num_layers must be positive");
 }

@@ -189,4 +189,15 @@ CASES = {
                  src_key_padding_mask=MHA_PADDING),
              [S(5, 2, 4), S(4, 2, 4)] + ENCODER_LAYER_SHAPES + [S(4), S(4)]
              + DECODER_LAYER_SHAPES + [S(4), S(4)]),
+    # A sequence of one step, where each step's state before it is h0 alone, and layers without
+    # biases; a bidirectional ReLU RNN's whole output.
+    "lstm_one_step_bidirectional_no_bias":
+        recurrent(lambda: torch.nn.LSTM(3, 4, bidirectional=True, bias=False), [S(1, 2, 3)],
+                  lambda o: o[0]),
+    "rnn_relu_bidirectional":
+        recurrent(lambda: torch.nn.RNN(3, 4, nonlinearity="relu", bidirectional=True),
+                  [S(4, 2, 3), S(2, 2, 4)], lambda o: o[0]),
+    "gru_stacked_batch_first_both_outputs":
+        recurrent(lambda: torch.nn.GRU(3, 4, num_layers=2, batch_first=True), [S(2, 5, 3)],
+                  lambda o: o[0].sum() + o[1].sum()),
 }

@@ -17,6 +17,7 @@
 #include "accel/kernels/cpu/optimizer_step.h"
 #include "accel/kernels/cpu/pooling.h"
 #include "accel/kernels/cpu/random.h"
+#include "accel/kernels/cpu/recurrent_cell.h"
 #include "accel/kernels/cpu/reduce.h"
 #include "accel/kernels/cpu/scan.h"
 #include "accel/kernels/cpu/sort.h"
@@ -69,6 +70,10 @@ constinit const Backend kCpuBackend = {
     .sort = WithoutStream<&cpu::sort>::call,
     .layer_norm = WithoutStream<&cpu::layer_norm>::call,
     .layer_norm_backward = WithoutStream<&cpu::layer_norm_backward>::call,
+    .lstm_cell = WithoutStream<&cpu::lstm_cell>::call,
+    .lstm_cell_backward = WithoutStream<&cpu::lstm_cell_backward>::call,
+    .gru_cell = WithoutStream<&cpu::gru_cell>::call,
+    .gru_cell_backward = WithoutStream<&cpu::gru_cell_backward>::call,
     .batch_norm_statistics = WithoutStream<&cpu::batch_norm_statistics>::call,
     .batch_norm_normalize = WithoutStream<&cpu::batch_norm_normalize>::call,
     .batch_norm_backward_reduce = WithoutStream<&cpu::batch_norm_backward_reduce>::call,

@@ -13,6 +13,7 @@
 #include "accel/kernels/cuda/optimizer_step.h"
 #include "accel/kernels/cuda/pooling.h"
 #include "accel/kernels/cuda/random.h"
+#include "accel/kernels/cuda/recurrent_cell.h"
 #include "accel/kernels/cuda/reduce.h"
 #include "accel/kernels/cuda/scan.h"
 #include "accel/kernels/cuda/sort.h"
@@ -53,6 +54,10 @@ constinit const Backend kCudaBackend = {
     .sort = cuda::sort,
     .layer_norm = cuda::layer_norm,
     .layer_norm_backward = cuda::layer_norm_backward,
+    .lstm_cell = cuda::lstm_cell,
+    .lstm_cell_backward = cuda::lstm_cell_backward,
+    .gru_cell = cuda::gru_cell,
+    .gru_cell_backward = cuda::gru_cell_backward,
     .batch_norm_statistics = cuda::batch_norm_statistics,
     .batch_norm_normalize = cuda::batch_norm_normalize,
     .batch_norm_backward_reduce = cuda::batch_norm_backward_reduce,

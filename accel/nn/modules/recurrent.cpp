@@ -1,12 +1,7 @@
-// Recurrent layers step by step: each layer and direction runs its cell over the steps
-// (backwards for the reverse direction) on weight_ih's product of the step's input plus
-// weight_hh's product of the previous hidden state. The cells are PyTorch's:
-//   RNN   h' = tanh or relu(x_proj + h_proj)
-//   LSTM  i, f, g, o = sigmoid, sigmoid, tanh, sigmoid of (x_proj + h_proj) in four chunks;
-//         c' = f c + i g, h' = o tanh(c')
-//   GRU   r, z = sigmoid of the first two chunks of x_proj + h_proj,
-//         n = tanh(x_proj_n + r h_proj_n), h' = (1 - z) n + z h
-// Everything is built from ops, so gradients (through time) and CUDA come with them.
+// Recurrent layers layer by layer: each layer multiplies its whole input by weight_ihᵀ in one
+// product, then runs its cell over the steps of each direction (backwards for the reverse one)
+// with recurrent_sequence, one autograd node per layer and direction, which adds the biases.
+// Between layers, dropout in training.
 #include "accel/nn/modules/recurrent.h"
 
 #include <cmath>
@@ -18,23 +13,6 @@
 #include "accel/nn/init.h"
 
 namespace accel::nn {
-
-namespace {
-
-int64_t gates_of(RecurrentCell cell) {
-  switch (cell) {
-    case RecurrentCell::LSTM:
-      return 4;
-    case RecurrentCell::GRU:
-      return 3;
-    case RecurrentCell::Tanh:
-    case RecurrentCell::ReLU:
-      break;
-  }
-  return 1;
-}
-
-}  // namespace
 
 RecurrentImplBase::RecurrentImplBase(RecurrentCell cell, const Layout& layout, const char* op)
     : cell_(cell), layout_(layout), op_(op) {
@@ -84,6 +62,10 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
               input.defined() ? input.sizes() : IntArrayRef());
   ACCEL_CHECK(input.is_floating_point(), op_, "expected a floating point input, got {}",
               input.dtype());
+  const Tensor& weight = all_weights[0].weight_ih;
+  ACCEL_CHECK(input.dtype() == weight.dtype() && input.device() == weight.device(), op_,
+              "expected an input of the parameters' dtype {} on {}, got {} on {}", weight.dtype(),
+              weight.device(), input.dtype(), input.device());
   ACCEL_CHECK(input.size(-1) == layout_.input_size, op_,
               "input.size(-1) must be equal to input_size: expected {}, got {} (input {})",
               layout_.input_size, input.size(-1), input.sizes());
@@ -109,54 +91,23 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
   const bool lstm = cell_ == RecurrentCell::LSTM;
   const Tensor h_initial = initial(h0, "hx"), c_initial = lstm ? initial(c0, "cx") : Tensor();
 
-  // One step of the cell: (h', c') from the step's input projection and the previous state.
-  auto step = [&](const Tensor& x_proj, const Tensor& h, const Tensor& c, const LayerWeights& w) {
-    const Tensor h_proj = functional::linear(h, w.weight_hh, w.bias_hh);
-    switch (cell_) {
-      case RecurrentCell::Tanh:
-        return std::pair{tanh(x_proj + h_proj), Tensor()};
-      case RecurrentCell::ReLU:
-        return std::pair{relu(x_proj + h_proj), Tensor()};
-      case RecurrentCell::LSTM: {
-        const std::vector<Tensor> g = (x_proj + h_proj).chunk(4, 1);
-        const Tensor next_c = sigmoid(g[1]) * c + sigmoid(g[0]) * tanh(g[2]);
-        return std::pair{sigmoid(g[3]) * tanh(next_c), next_c};
-      }
-      case RecurrentCell::GRU: {
-        const std::vector<Tensor> xi = x_proj.chunk(3, 1), hh = h_proj.chunk(3, 1);
-        const Tensor r = sigmoid(xi[0] + hh[0]);
-        const Tensor z = sigmoid(xi[1] + hh[1]);
-        const Tensor n = tanh(xi[2] + r * hh[2]);
-        return std::pair{(1 - z) * n + z * h, Tensor()};
-      }
-    }
-    return std::pair{Tensor(), Tensor()};
-  };
-
-  // Each layer projects its whole input [T, N, features] in one product; unbind then hands
-  // each step its [N, gates] row as a view, one node for all steps, whose gradient is the
-  // steps' gradients stacked (one pass, not a full-size tensor per step).
+  // Each layer projects its whole input [T, N, features] in one product; recurrent_sequence
+  // then runs the steps of each direction as one autograd node.
   Tensor layer_input = x;
   std::vector<Tensor> h_final, c_final;
   for (int64_t layer = 0; layer < layout_.num_layers; ++layer) {
-    std::vector<std::vector<Tensor>> states(static_cast<size_t>(directions),
-                                            std::vector<Tensor>(static_cast<size_t>(steps)));
+    std::vector<Tensor> outputs;
     for (int64_t direction = 0; direction < directions; ++direction) {
       const int64_t k = layer * directions + direction;
       const LayerWeights& w = all_weights[static_cast<size_t>(k)];
-      const std::vector<Tensor> x_proj =
-          functional::linear(layer_input, w.weight_ih, w.bias_ih).unbind(0);
-      Tensor h = h_initial[k], c = lstm ? c_initial[k] : Tensor();
-      for (int64_t s = 0; s < steps; ++s) {
-        const auto t = static_cast<size_t>(direction == 0 ? s : steps - 1 - s);
-        std::tie(h, c) = step(x_proj[t], h, c, w);
-        states[static_cast<size_t>(direction)][t] = h;
-      }
-      h_final.push_back(h);
-      if (lstm) c_final.push_back(c);
+      RecurrentSequence run = recurrent_sequence(cell_, matmul(layer_input, w.weight_ih.t()),
+                                                 h_initial[k], lstm ? c_initial[k] : Tensor(),
+                                                 w.weight_hh, w.bias_ih, w.bias_hh, direction == 1);
+      outputs.push_back(std::move(run.output));
+      h_final.push_back(std::move(run.h));
+      if (lstm) c_final.push_back(std::move(run.c));
     }
-    const Tensor out =
-        directions == 1 ? stack(states[0]) : cat({stack(states[0]), stack(states[1])}, 2);
+    const Tensor out = directions == 1 ? outputs[0] : cat(outputs, 2);
     const bool drop = layout_.dropout > 0 && is_training() && layer + 1 < layout_.num_layers;
     layer_input = drop ? functional::dropout(out, layout_.dropout, true) : out;
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accel/nn/module.h"
+#include "accel/nn/modules/recurrent_sequence.h"
 
 namespace accel::nn {
 
@@ -53,10 +54,6 @@ struct LSTMOptions : RecurrentOptionsBase<LSTMOptions> {
 struct GRUOptions : RecurrentOptionsBase<GRUOptions> {
   using RecurrentOptionsBase::RecurrentOptionsBase;
 };
-
-// The cell a recurrent layer runs at each step, and its gates' count (rows of weight_ih are
-// gates * hidden_size, in PyTorch's order: LSTM i, f, g, o; GRU r, z, n).
-enum class RecurrentCell { Tanh, ReLU, LSTM, GRU };
 
 // What RNN, LSTM and GRU share: the parameters and the run over layers, directions and steps.
 class RecurrentImplBase : public Module {

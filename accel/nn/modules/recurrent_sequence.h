@@ -1,0 +1,37 @@
+// One layer and direction of a recurrent network over a whole sequence, as one autograd node,
+// the way cuDNN runs its RNNs. The forward keeps what each step's gates computed. The backward
+// walks the steps in reverse for the gradient that flows through time; the weights' and biases'
+// gradients then come from one product and one sum over all steps, not from a product and an
+// accumulation per step. LSTM and GRU steps are one kernel each way. RNN, LSTM and GRU use it for
+// each of their layers.
+#pragma once
+
+#include "accel/core/tensor.h"
+
+namespace accel::nn {
+
+// The cell a recurrent layer runs at each step, and its gates' count (rows of weight_ih are
+// gates * hidden_size, in PyTorch's order: LSTM i, f, g, o; GRU r, z, n).
+enum class RecurrentCell { Tanh, ReLU, LSTM, GRU };
+int64_t gates_of(RecurrentCell cell);
+
+struct RecurrentSequence {
+  Tensor output;  // [T, N, H]: each time step's hidden state
+  Tensor h;       // [N, H]: the state after the last step run (time 0's when reversed)
+  Tensor c;       // [N, H]: LSTM's cell state after it; undefined for the other cells
+};
+
+// The cells, step by step:
+//   RNN   h' = tanh or relu(x + h_proj)
+//   LSTM  i, f, g, o = sigmoid, sigmoid, tanh, sigmoid of (x + h_proj) in four chunks;
+//         c' = f c + i g, h' = o tanh(c')
+//   GRU   r, z = sigmoid of the first two chunks of x + h_proj,
+//         n = tanh(x_n + r h_proj_n), h' = (1 - z) n + z h
+// with x the step's row of `input_projection` ([T, N, gates * H]: the inputs times weight_ihᵀ)
+// plus bias_ih, and h_proj = h weight_hhᵀ + bias_hh (either bias may be undefined). h0 and, for
+// LSTM, c0 are [N, H]. `reverse` runs the steps from time T-1 down to 0.
+RecurrentSequence recurrent_sequence(RecurrentCell cell, const Tensor& input_projection,
+                                     const Tensor& h0, const Tensor& c0, const Tensor& weight_hh,
+                                     const Tensor& bias_ih, const Tensor& bias_hh, bool reverse);
+
+}  // namespace accel::nn
