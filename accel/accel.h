@@ -76,6 +76,7 @@
 #include "accel/nn/modules/upsample.h"
 #include "accel/nn/print.h"
 #include "accel/nn/utils/clip_grad.h"
+#include "accel/nn/utils/rnn.h"
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
 #include "accel/optim/optimizer.h"

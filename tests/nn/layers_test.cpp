@@ -13,6 +13,8 @@
 namespace accel {
 namespace {
 
+namespace rnn = nn::utils::rnn;
+
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -258,6 +260,50 @@ const std::vector<OpCase> kLayerCases = {
        const nn::GRU gru(nn::GRUOptions(3, 4).num_layers(2).batch_first(true));
        auto [output, h] = recurrent_with(gru, x, 1)->forward(x[0]);
        return output.sum() + h.sum();
+     }},
+    {"lstm_packed",
+     [](const V& x) {
+       const auto [output, state] =
+           recurrent_with(nn::LSTM(3, 4), x, 1)
+               ->forward_with_packed_input(rnn::pack_padded_sequence(x[0], tensor({5, 3, 2})));
+       return std::get<0>(rnn::pad_packed_sequence(output));
+     }},
+    {"lstm_packed_unsorted_stacked_bidirectional_states",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true));
+       const auto [output, state] =
+           recurrent_with(lstm, x, 3)
+               ->forward_with_packed_input(
+                   rnn::pack_padded_sequence(x[0], tensor({2, 5, 3}), false, false),
+                   std::tuple{x[1], x[2]});
+       return cat({std::get<0>(state), std::get<1>(state)});
+     }},
+    {"gru_packed_unsorted_bidirectional_batch_first",
+     [](const V& x) {
+       const nn::GRU gru(nn::GRUOptions(3, 4).bidirectional(true).batch_first(true));
+       const auto [output, h] = recurrent_with(gru, x, 2)->forward_with_packed_input(
+           rnn::pack_padded_sequence(x[0], tensor({4, 1, 3}), true, false), x[1]);
+       return cat({std::get<0>(rnn::pad_packed_sequence(output, true)).flatten(), h.flatten()});
+     }},
+    {"rnn_packed_data_bidirectional",
+     [](const V& x) {
+       const nn::RNN rnn(nn::RNNOptions(3, 4).bidirectional(true));
+       return std::get<0>(recurrent_with(rnn, x, 1)->forward_with_packed_input(
+                              rnn::pack_padded_sequence(x[0], tensor({4, 4, 2}))))
+           .data();
+     }},
+    {"pack_sequence_unsorted",
+     [](const V& x) {
+       return rnn::pack_sequence({x[0], x[1], x[2]}, false).data();
+     }},
+    {"pad_sequence_left_batch_first",
+     [](const V& x) {
+       return rnn::pad_sequence({x[0], x[1]}, true, 0.5, "left");
+     }},
+    {"pad_packed_sequence_total_length",
+     [](const V& x) {
+       return std::get<0>(rnn::pad_packed_sequence(
+           rnn::pack_padded_sequence(x[0], tensor({3, 1, 2}), false, false), false, -1.0, 5));
      }},
     {"mha_no_bias",
      [](const V& x) {

@@ -4,6 +4,12 @@ import torch
 import torch.nn.functional as F
 
 from op_case import Case, S
+from torch.nn.utils.rnn import pack_padded_sequence as pack
+from torch.nn.utils.rnn import pack_sequence, pad_packed_sequence, pad_sequence
+
+
+def unpacked(sequence, batch_first=False):
+    return pad_packed_sequence(sequence, batch_first=batch_first)[0]
 
 
 def mha(q, k, v, in_w, in_b, out_w, out_b, **options):
@@ -200,4 +206,33 @@ CASES = {
     "gru_stacked_batch_first_both_outputs":
         recurrent(lambda: torch.nn.GRU(3, 4, num_layers=2, batch_first=True), [S(2, 5, 3)],
                   lambda o: o[0].sum() + o[1].sum()),
+    # Sequences of several lengths through PackedSequence: the padded output (zero past each
+    # length), the final states (each sequence's own last step), with and without sorting.
+    "lstm_packed":
+        recurrent(lambda: torch.nn.LSTM(3, 4), [S(5, 3, 3)], lambda o: unpacked(o[0]),
+                  lambda x: (pack(x, [5, 3, 2]),)),
+    "lstm_packed_unsorted_stacked_bidirectional_states":
+        recurrent(lambda: torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True),
+                  [S(5, 3, 3), S(4, 3, 4), S(4, 3, 4)], lambda o: torch.cat([o[1][0], o[1][1]]),
+                  lambda x, h, c: (pack(x, [2, 5, 3], enforce_sorted=False), (h, c))),
+    "gru_packed_unsorted_bidirectional_batch_first":
+        recurrent(lambda: torch.nn.GRU(3, 4, bidirectional=True, batch_first=True),
+                  [S(3, 4, 3), S(2, 3, 4)],
+                  lambda o: torch.cat([unpacked(o[0], batch_first=True).flatten(),
+                                       o[1].flatten()]),
+                  lambda x, h: (pack(x, [4, 1, 3], batch_first=True, enforce_sorted=False), h)),
+    "rnn_packed_data_bidirectional":
+        recurrent(lambda: torch.nn.RNN(3, 4, bidirectional=True), [S(4, 3, 3)],
+                  lambda o: o[0].data, lambda x: (pack(x, [4, 4, 2]),)),
+    "pack_sequence_unsorted":
+        Case(lambda a, b, c: pack_sequence([a, b, c], enforce_sorted=False).data,
+             [S(3, 2), S(5, 2), S(1, 2)]),
+    "pad_sequence_left_batch_first":
+        Case(lambda a, b: pad_sequence([a, b], batch_first=True, padding_value=0.5,
+                                       padding_side="left"),
+             [S(2, 3), S(4, 3)]),
+    "pad_packed_sequence_total_length":
+        Case(lambda x: pad_packed_sequence(pack(x, [3, 1, 2], enforce_sorted=False),
+                                           padding_value=-1.0, total_length=5)[0],
+             [S(3, 3, 2)]),
 }

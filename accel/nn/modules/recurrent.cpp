@@ -55,11 +55,7 @@ std::string RecurrentImplBase::extra_repr() const {
   return text;
 }
 
-std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, const Tensor& h0,
-                                                          const Tensor& c0) const {
-  ACCEL_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op_,
-              "expected a 2-D (unbatched) or 3-D input, got {}",
-              input.defined() ? input.sizes() : IntArrayRef());
+void RecurrentImplBase::check_input(const Tensor& input) const {
   ACCEL_CHECK(input.is_floating_point(), op_, "expected a floating point input, got {}",
               input.dtype());
   const Tensor& weight = all_weights[0].weight_ih;
@@ -69,28 +65,83 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
   ACCEL_CHECK(input.size(-1) == layout_.input_size, op_,
               "input.size(-1) must be equal to input_size: expected {}, got {} (input {})",
               layout_.input_size, input.size(-1), input.sizes());
+}
+
+Tensor RecurrentImplBase::initial_state(const Tensor& given, const char* name, int64_t batch,
+                                        bool batched, const TensorOptions& options) const {
+  const int64_t states = layout_.num_layers * (layout_.bidirectional ? 2 : 1);
+  if (!given.defined()) return zeros({states, batch, layout_.hidden_size}, options);
+  const DimVector expected = batched ? DimVector{states, batch, layout_.hidden_size}
+                                     : DimVector{states, layout_.hidden_size};
+  ACCEL_CHECK(given.sizes() == IntArrayRef(expected) && given.dtype() == options.dtype(), op_,
+              "expected {} of shape {} and dtype {}, got {} and {}", name, expected,
+              options.dtype(), given.sizes(), given.dtype());
+  return batched ? given : given.unsqueeze(1);
+}
+
+std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, const Tensor& h0,
+                                                          const Tensor& c0) const {
+  ACCEL_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op_,
+              "expected a 2-D (unbatched) or 3-D input, got {}",
+              input.defined() ? input.sizes() : IntArrayRef());
   const bool batched = input.dim() == 3;
   // Time first: [T, N, input_size].
   const Tensor x = !batched              ? input.unsqueeze(1)
                    : layout_.batch_first ? input.transpose(0, 1)
                                          : input;
-  const int64_t steps = x.size(0), batch = x.size(1), hidden = layout_.hidden_size;
-  ACCEL_CHECK(steps > 0, op_, "expected a sequence of at least one step, got input {}",
+  check_input(x);
+  ACCEL_CHECK(x.size(0) > 0, op_, "expected a sequence of at least one step, got input {}",
               input.sizes());
-  const int64_t directions = layout_.bidirectional ? 2 : 1;
-  const int64_t states = layout_.num_layers * directions;
-  auto initial = [&](const Tensor& given, const char* name) {
-    if (!given.defined()) return zeros({states, batch, hidden}, x.options());
-    const DimVector expected =
-        batched ? DimVector{states, batch, hidden} : DimVector{states, hidden};
-    ACCEL_CHECK(given.sizes() == IntArrayRef(expected) && given.dtype() == x.dtype(), op_,
-                "expected {} of shape {} and dtype {}, got {} and {}", name, expected, x.dtype(),
-                given.sizes(), given.dtype());
-    return batched ? given : given.unsqueeze(1);
+  const bool lstm = cell_ == RecurrentCell::LSTM;
+  const int64_t batch = x.size(1);
+  auto [output, h, c] =
+      run_layers(x, initial_state(h0, "hx", batch, batched, x.options()),
+                 lstm ? initial_state(c0, "cx", batch, batched, x.options()) : Tensor(), {});
+  auto unbatched = [batched](const Tensor& t) {
+    return batched || !t.defined() ? t : t.squeeze(1);
+  };
+  return {!batched              ? output.squeeze(1)
+          : layout_.batch_first ? output.transpose(0, 1)
+                                : output,
+          unbatched(h), unbatched(c)};
+}
+
+std::tuple<PackedSequence, Tensor, Tensor> RecurrentImplBase::run_packed(
+    const PackedSequence& input, const Tensor& h0, const Tensor& c0) const {
+  const Tensor& data = input.data();
+  ACCEL_CHECK(data.defined() && data.dim() == 2, op_,
+              "expected packed data of shape [total steps, input_size], got {}",
+              data.defined() ? data.sizes() : IntArrayRef());
+  check_input(data);
+  // Padded and time first, the sequences in the packed (sorted) order; initial states given in
+  // the original order are sorted the same way, final states put back in it.
+  const Tensor x =
+      std::get<0>(utils::rnn::pad_packed_sequence(PackedSequence(data, input.batch_sizes())));
+  const Tensor batch_sizes = input.batch_sizes().contiguous();
+  const IntArrayRef sizes(batch_sizes.data_ptr<int64_t>(), static_cast<size_t>(x.size(0)));
+  auto sorted = [&](const Tensor& state, const Tensor& indices) {
+    return state.defined() && indices.defined() ? state.index_select(1, indices) : state;
   };
   const bool lstm = cell_ == RecurrentCell::LSTM;
-  const Tensor h_initial = initial(h0, "hx"), c_initial = lstm ? initial(c0, "cx") : Tensor();
+  const int64_t batch = x.size(1);
+  auto [output, h, c] = run_layers(
+      x, sorted(initial_state(h0, "hx", batch, true, x.options()), input.sorted_indices()),
+      lstm ? sorted(initial_state(c0, "cx", batch, true, x.options()), input.sorted_indices())
+           : Tensor(),
+      sizes);
+  std::vector<Tensor> rows;
+  for (int64_t t = 0; t < x.size(0); ++t) rows.push_back(output[t].narrow(0, 0, sizes[t]));
+  return {PackedSequence(cat(rows), input.batch_sizes(), input.sorted_indices(),
+                         input.unsorted_indices()),
+          sorted(h, input.unsorted_indices()), sorted(c, input.unsorted_indices())};
+}
 
+std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run_layers(const Tensor& x,
+                                                                 const Tensor& h_initial,
+                                                                 const Tensor& c_initial,
+                                                                 IntArrayRef batch_sizes) const {
+  const int64_t directions = layout_.bidirectional ? 2 : 1;
+  const bool lstm = cell_ == RecurrentCell::LSTM;
   // Each layer projects its whole input [T, N, features] in one product; recurrent_sequence
   // then runs the steps of each direction as one autograd node.
   Tensor layer_input = x;
@@ -100,9 +151,9 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
     for (int64_t direction = 0; direction < directions; ++direction) {
       const int64_t k = layer * directions + direction;
       const LayerWeights& w = all_weights[static_cast<size_t>(k)];
-      RecurrentSequence run = recurrent_sequence(cell_, matmul(layer_input, w.weight_ih.t()),
-                                                 h_initial[k], lstm ? c_initial[k] : Tensor(),
-                                                 w.weight_hh, w.bias_ih, w.bias_hh, direction == 1);
+      RecurrentSequence run = recurrent_sequence(
+          cell_, matmul(layer_input, w.weight_ih.t()), h_initial[k], lstm ? c_initial[k] : Tensor(),
+          w.weight_hh, w.bias_ih, w.bias_hh, direction == 1, batch_sizes);
       outputs.push_back(std::move(run.output));
       h_final.push_back(std::move(run.h));
       if (lstm) c_final.push_back(std::move(run.c));
@@ -111,15 +162,7 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
     const bool drop = layout_.dropout > 0 && is_training() && layer + 1 < layout_.num_layers;
     layer_input = drop ? functional::dropout(out, layout_.dropout, true) : out;
   }
-  const Tensor output = !batched              ? layer_input.squeeze(1)
-                        : layout_.batch_first ? layer_input.transpose(0, 1)
-                                              : layer_input;
-  auto final_state = [&](const std::vector<Tensor>& parts) {
-    if (parts.empty()) return Tensor();
-    const Tensor state = stack(parts);
-    return batched ? state : state.squeeze(1);
-  };
-  return {output, final_state(h_final), final_state(c_final)};
+  return {layer_input, stack(h_final), lstm ? stack(c_final) : Tensor()};
 }
 
 RNNImpl::RNNImpl(const RNNOptions& options_)
@@ -133,6 +176,12 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
   return {output, h};
 }
 
+std::tuple<PackedSequence, Tensor> RNNImpl::forward_with_packed_input(
+    const PackedSequence& packed_input, const Tensor& hx) {
+  auto [output, h, c] = run_packed(packed_input, hx, {});
+  return {output, h};
+}
+
 LSTMImpl::LSTMImpl(const LSTMOptions& options_)
     : RecurrentImplBase(RecurrentCell::LSTM, options_, "LSTM"), options(options_) {}
 
@@ -142,11 +191,24 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
   return {output, {h, c}};
 }
 
+std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward_with_packed_input(
+    const PackedSequence& packed_input, const std::optional<std::tuple<Tensor, Tensor>>& hx) {
+  auto [output, h, c] = hx ? run_packed(packed_input, std::get<0>(*hx), std::get<1>(*hx))
+                           : run_packed(packed_input, {}, {});
+  return {output, {h, c}};
+}
+
 GRUImpl::GRUImpl(const GRUOptions& options_)
     : RecurrentImplBase(RecurrentCell::GRU, options_, "GRU"), options(options_) {}
 
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& hx) {
   auto [output, h, c] = run(input, hx, {});
+  return {output, h};
+}
+
+std::tuple<PackedSequence, Tensor> GRUImpl::forward_with_packed_input(
+    const PackedSequence& packed_input, const Tensor& hx) {
+  auto [output, h, c] = run_packed(packed_input, hx, {});
   return {output, h};
 }
 

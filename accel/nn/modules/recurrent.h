@@ -12,8 +12,11 @@
 
 #include "accel/nn/module.h"
 #include "accel/nn/modules/recurrent_sequence.h"
+#include "accel/nn/utils/rnn.h"
 
 namespace accel::nn {
+
+using utils::rnn::PackedSequence;
 
 // The options the three layers share; Derived is the layer's own options type, so chained
 // setters keep it.
@@ -88,6 +91,21 @@ class RecurrentImplBase : public Module {
   // undefined (zeros).
   std::tuple<Tensor, Tensor, Tensor> run(const Tensor& input, const Tensor& h0,
                                          const Tensor& c0) const;
+  // The same for sequences of several lengths; h0 and c0 in the batch's original order.
+  std::tuple<PackedSequence, Tensor, Tensor> run_packed(const PackedSequence& input,
+                                                        const Tensor& h0, const Tensor& c0) const;
+
+  // Checks an input's dtype, device and features (its last dim).
+  void check_input(const Tensor& input) const;
+  // `given` ([layers * directions, N, H], or without N unbatched) checked, batched; zeros
+  // when undefined.
+  Tensor initial_state(const Tensor& given, const char* name, int64_t batch, bool batched,
+                       const TensorOptions& options) const;
+  // Every layer over x [T, N, F] (time first): the last layer's output [T, N, directions * H]
+  // and the final states [layers * directions, N, H]; batch_sizes as recurrent_sequence's.
+  std::tuple<Tensor, Tensor, Tensor> run_layers(const Tensor& x, const Tensor& h_initial,
+                                                const Tensor& c_initial,
+                                                IntArrayRef batch_sizes) const;
 
   RecurrentCell cell_;
   Layout layout_;
@@ -106,6 +124,9 @@ class RNNImpl : public RecurrentImplBase {
   explicit RNNImpl(const RNNOptions& options);
   // -> (output [T, N, directions * hidden_size], h_n).
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
+  // The same over sequences of several lengths: the output packed as the input is.
+  std::tuple<PackedSequence, Tensor> forward_with_packed_input(const PackedSequence& packed_input,
+                                                               const Tensor& hx = {});
   RNNOptions options;
 };
 ACCEL_MODULE(RNN);
@@ -118,6 +139,9 @@ class LSTMImpl : public RecurrentImplBase {
   // -> (output, (h_n, c_n)); hx = (h_0, c_0), zeros when absent.
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, const std::optional<std::tuple<Tensor, Tensor>>& hx = std::nullopt);
+  std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const PackedSequence& packed_input,
+      const std::optional<std::tuple<Tensor, Tensor>>& hx = std::nullopt);
   LSTMOptions options;
 };
 ACCEL_MODULE(LSTM);
@@ -127,6 +151,8 @@ class GRUImpl : public RecurrentImplBase {
   GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
   explicit GRUImpl(const GRUOptions& options);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {});
+  std::tuple<PackedSequence, Tensor> forward_with_packed_input(const PackedSequence& packed_input,
+                                                               const Tensor& hx = {});
   GRUOptions options;
 };
 ACCEL_MODULE(GRU);

@@ -4,6 +4,7 @@
 // ops, run with grad mode off.
 #include "accel/nn/modules/recurrent_sequence.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "accel/base/error.h"
@@ -120,9 +121,20 @@ State step_backward(RecurrentCell cell, const Tensor& dh, const Tensor& dc, cons
   return {};
 }
 
+// The state before step s, of its rows[s] rows: the rows of the state after the step before
+// (`previous`), and those of the initial state (`start`) for rows that begin at this step.
+Tensor state_before(const std::vector<int64_t>& rows, int64_t s, const Tensor& start,
+                    const Tensor& previous) {
+  const int64_t n = rows[static_cast<size_t>(s)];
+  if (s == 0) return start.narrow(0, 0, n);
+  const int64_t carried = rows[static_cast<size_t>(s - 1)];
+  if (n <= carried) return previous.narrow(0, 0, n);
+  return cat({previous, start.narrow(0, carried, n - carried)});
+}
+
 void check_arguments(RecurrentCell cell, const Tensor& input_projection, const Tensor& h0,
                      const Tensor& c0, const Tensor& weight_hh, const Tensor& bias_ih,
-                     const Tensor& bias_hh) {
+                     const Tensor& bias_hh, IntArrayRef batch_sizes) {
   ACCEL_CHECK(weight_hh.dim() == 2 && weight_hh.size(0) == gates_of(cell) * weight_hh.size(1), kOp,
               "expected weight_hh of shape [{} * hidden, hidden], got {}", gates_of(cell),
               weight_hh.sizes());
@@ -140,6 +152,15 @@ void check_arguments(RecurrentCell cell, const Tensor& input_projection, const T
     ACCEL_CHECK(!bias->defined() || bias->sizes() == IntArrayRef({rows}), kOp,
                 "expected biases of shape [{}], got {}", rows, bias->sizes());
   }
+  const int64_t steps = input_projection.size(0), batch = input_projection.size(1);
+  bool sizes_valid = batch_sizes.empty() ||
+                     (static_cast<int64_t>(batch_sizes.size()) == steps && batch_sizes[0] == batch);
+  for (size_t t = 1; sizes_valid && t < batch_sizes.size(); ++t) {
+    sizes_valid = batch_sizes[t] >= 1 && batch_sizes[t] <= batch_sizes[t - 1];
+  }
+  ACCEL_CHECK(sizes_valid, kOp,
+              "expected {} non-increasing batch sizes from {} down to at least 1, got {}", steps,
+              batch, batch_sizes);
   for (const Tensor* t : {&h0, &c0, &weight_hh, &bias_ih, &bias_hh}) {
     ACCEL_CHECK(!t->defined() || (t->dtype() == input_projection.dtype() &&
                                   t->device() == input_projection.device()),
@@ -154,11 +175,18 @@ void check_arguments(RecurrentCell cell, const Tensor& input_projection, const T
 
 RecurrentSequence recurrent_sequence(RecurrentCell cell, const Tensor& input_projection,
                                      const Tensor& h0, const Tensor& c0, const Tensor& weight_hh,
-                                     const Tensor& bias_ih, const Tensor& bias_hh, bool reverse) {
-  check_arguments(cell, input_projection, h0, c0, weight_hh, bias_ih, bias_hh);
+                                     const Tensor& bias_ih, const Tensor& bias_hh, bool reverse,
+                                     IntArrayRef batch_sizes) {
+  check_arguments(cell, input_projection, h0, c0, weight_hh, bias_ih, bias_hh, batch_sizes);
   const bool lstm = cell == RecurrentCell::LSTM, gru = cell == RecurrentCell::GRU;
-  const int64_t steps = input_projection.size(0);
+  const int64_t steps = input_projection.size(0), batch = input_projection.size(1);
   auto time_of = [steps, reverse](int64_t step) { return reverse ? steps - 1 - step : step; };
+  // The rows each step runs, by step: all of them, or a prefix for sequences of several lengths.
+  std::vector<int64_t> rows(static_cast<size_t>(steps), batch);
+  if (!batch_sizes.empty()) {
+    for (int64_t s = 0; s < steps; ++s) rows[static_cast<size_t>(s)] = batch_sizes[time_of(s)];
+  }
+  const bool ragged = !batch_sizes.empty() && batch_sizes.back() < batch;
 
   std::vector<StepRecord> records(static_cast<size_t>(steps));
   std::vector<Tensor> cells;  // LSTM's cell state after each step
@@ -176,71 +204,100 @@ RecurrentSequence recurrent_sequence(RecurrentCell cell, const Tensor& input_pro
     if (!gru && (bias_ih.defined() || bias_hh.defined())) {
       bias = !bias_hh.defined() ? bias_ih : !bias_ih.defined() ? bias_hh : bias_ih + bias_hh;
     }
-    result.output = empty({steps, h0.size(0), h0.size(1)}, h_start.options());
-    State state{h_start, c_start};
-    for (int64_t step = 0; step < steps; ++step) {
-      const int64_t t = time_of(step);
-      Tensor h_proj = matmul(state.h, weight_hh_t);
+    const DimVector output_sizes{steps, batch, h0.size(1)};
+    result.output = ragged ? zeros(output_sizes, h_start.options())  // padding stays zero
+                           : empty(output_sizes, h_start.options());
+    result.h = empty_like(h_start);
+    if (lstm) result.c = empty_like(c_start);
+    State after;  // the previous step's rows
+    auto keep_final = [&](int64_t from, int64_t count) {
+      result.h.narrow(0, from, count).copy_(after.h.narrow(0, from, count));
+      if (lstm) result.c.narrow(0, from, count).copy_(after.c.narrow(0, from, count));
+    };
+    for (int64_t s = 0; s < steps; ++s) {
+      const int64_t t = time_of(s), n = rows[static_cast<size_t>(s)];
+      if (s > 0 && n < after.h.size(0)) keep_final(n, after.h.size(0) - n);  // rows that ended
+      const State before{state_before(rows, s, h_start, after.h),
+                         lstm ? state_before(rows, s, c_start, after.c) : Tensor()};
+      Tensor h_proj = matmul(before.h, weight_hh_t);
       if (gru && bias_hh.defined()) h_proj = h_proj + bias_hh;
-      const Tensor h_after = result.output[t];
-      Tensor c_after = step_forward(cell, x[t], h_proj, bias, state, h_after,
-                                    records[static_cast<size_t>(step)]);
-      if (lstm) cells.push_back(c_after);
-      state = {h_after, std::move(c_after)};
+      after.h = result.output[t].narrow(0, 0, n);
+      after.c = step_forward(cell, x[t].narrow(0, 0, n), h_proj, bias, before, after.h,
+                             records[static_cast<size_t>(s)]);
+      if (lstm) cells.push_back(after.c);
     }
-    result.h = state.h.clone();  // its own tensor, not a view of the output
-    result.c = state.c;
+    keep_final(0, after.h.size(0));
   }
   if (!autograd::should_record(input_projection, h0, c0, weight_hh, bias_ih, bias_hh)) {
     return result;
   }
 
-  // The last cell state is an output, so the node must not hold it (it would hold itself);
-  // the backward needs the cell states before each step only.
-  if (lstm) cells.pop_back();
   const Tensor outputs[] = {result.output, result.h, result.c};
   autograd::record(
       kOp, {input_projection, h0, c0, weight_hh, bias_ih, bias_hh},
       std::span<const Tensor>(outputs, lstm ? 3 : 2),
-      [cell, lstm, gru, steps, time_of, records = std::move(records), cells = std::move(cells),
-       saved_output = autograd::SavedTensor(result.output),
+      [cell, lstm, gru, ragged, time_of, rows = std::move(rows), records = std::move(records),
+       cells = std::move(cells), saved_output = autograd::SavedTensor(result.output),
        saved_h0 = autograd::SavedTensor(h_start), saved_c0 = autograd::SavedTensor(c_start),
        saved_weight_hh = autograd::SavedTensor(weight_hh)](autograd::GradVector& grads,
                                                            GradInputs& in) {
         const Tensor& output = saved_output.get();
-        const Tensor& initial_h = saved_h0.get();
+        const Tensor& h_start = saved_h0.get();
+        const Tensor& c_start = saved_c0.get();
         const Tensor& weights = saved_weight_hh.get();
-        const int64_t batch = output.size(1), hidden = output.size(2);
-        // The kernels take contiguous gradients.
-        Tensor dh = grads[1].defined() ? grads[1].contiguous() : zeros_like(initial_h);
-        Tensor dc = !lstm                ? Tensor()
-                    : grads[2].defined() ? grads[2].contiguous()
-                                         : zeros_like(initial_h);
-        const Tensor d_h_proj = empty({steps, batch, weights.size(0)}, output.options());
-        const Tensor d_x = gru ? empty_like(d_h_proj) : d_h_proj;
-        for (int64_t step = steps - 1; step >= 0; --step) {
-          const int64_t t = time_of(step);
-          if (grads[0].defined()) dh = dh + grads[0][t];
-          const State before{step == 0 ? initial_h : output[time_of(step - 1)],
-                             !lstm       ? Tensor()
-                             : step == 0 ? saved_c0.get()
-                                         : cells[static_cast<size_t>(step - 1)]};
-          const State d = step_backward(cell, dh, dc, output[t], before,
-                                        records[static_cast<size_t>(step)], d_h_proj[t], d_x[t]);
-          dh = matmul(d_h_proj[t], weights);
-          if (d.h.defined()) dh = dh + d.h;
-          dc = d.c;
+        const int64_t steps = output.size(0), batch = output.size(1), hidden = output.size(2);
+        // Each row's gradient of its state after the step being undone (so far, the final
+        // state's), contiguous for the kernels. Ragged runs update rows of it in place.
+        auto own = [&](const Tensor& grad) {
+          return !grad.defined() ? zeros_like(h_start) : ragged ? grad.clone() : grad.contiguous();
+        };
+        Tensor dh = own(grads[1]), dc = lstm ? own(grads[2]) : Tensor();
+        const Tensor d_h0 = zeros_like(h_start), d_c0 = lstm ? zeros_like(c_start) : Tensor();
+        auto padded_like = [ragged](DimVector sizes, const Tensor& like) {
+          return ragged ? zeros(sizes, like.options()) : empty(sizes, like.options());
+        };
+        const Tensor d_h_proj = padded_like({steps, batch, weights.size(0)}, output);
+        const Tensor d_x = gru ? padded_like(d_h_proj.sizes(), output) : d_h_proj;
+        // Each step's state before it, by time, for weight_hh's gradient.
+        const Tensor before_all =
+            in.needs(3) ? padded_like({steps, batch, hidden}, output) : Tensor();
+        for (int64_t s = steps - 1; s >= 0; --s) {
+          const int64_t t = time_of(s), n = rows[static_cast<size_t>(s)];
+          const int64_t previous = s > 0 ? rows[static_cast<size_t>(s - 1)] : 0;
+          const State before{
+              state_before(rows, s, h_start,
+                           s > 0 ? output[time_of(s - 1)].narrow(0, 0, previous) : Tensor()),
+              lstm ? state_before(rows, s, c_start,
+                                  s > 0 ? cells[static_cast<size_t>(s - 1)] : Tensor())
+                   : Tensor()};
+          if (before_all.defined()) before_all[t].narrow(0, 0, n).copy_(before.h);
+          Tensor dh_after = dh.narrow(0, 0, n);
+          if (grads[0].defined()) dh_after = dh_after + grads[0][t].narrow(0, 0, n);
+          const State d =
+              step_backward(cell, dh_after, lstm ? dc.narrow(0, 0, n) : Tensor(),
+                            output[t].narrow(0, 0, n), before, records[static_cast<size_t>(s)],
+                            d_h_proj[t].narrow(0, 0, n), d_x[t].narrow(0, 0, n));
+          Tensor dh_before = matmul(d_h_proj[t].narrow(0, 0, n), weights);
+          if (d.h.defined()) dh_before = dh_before + d.h;
+          // Rows [0, carried) came from the previous step; the rest started here, from h0.
+          const int64_t carried = std::min(n, previous);
+          if (carried < n) {
+            d_h0.narrow(0, carried, n - carried).copy_(dh_before.narrow(0, carried, n - carried));
+            if (lstm)
+              d_c0.narrow(0, carried, n - carried).copy_(d.c.narrow(0, carried, n - carried));
+          }
+          if (carried == batch) {
+            dh = dh_before;
+            dc = d.c;
+          } else if (carried > 0) {
+            dh.narrow(0, 0, carried).copy_(dh_before.narrow(0, 0, carried));
+            if (lstm) dc.narrow(0, 0, carried).copy_(d.c.narrow(0, 0, carried));
+          }
         }
         if (in.needs(0)) in[0] = d_x;
-        if (in.needs(1)) in[1] = dh;
-        if (in.needs(2)) in[2] = dc;
+        if (in.needs(1)) in[1] = d_h0;
+        if (in.needs(2)) in[2] = d_c0;
         if (in.needs(3)) {
-          // Each step's state before it, by time: h0 comes first, or last when reversed.
-          const Tensor first = initial_h.unsqueeze(0);
-          const Tensor before_all = steps == 1 ? first
-                                    : time_of(0) == 0
-                                        ? cat({first, output.narrow(0, 0, steps - 1)})
-                                        : cat({output.narrow(0, 1, steps - 1), first});
           in[3] = matmul(d_h_proj.reshape({steps * batch, weights.size(0)}).t(),
                          before_all.reshape({steps * batch, hidden}));
         }

@@ -17,8 +17,8 @@ int64_t gates_of(RecurrentCell cell);
 
 struct RecurrentSequence {
   Tensor output;  // [T, N, H]: each time step's hidden state
-  Tensor h;       // [N, H]: the state after the last step run (time 0's when reversed)
-  Tensor c;       // [N, H]: LSTM's cell state after it; undefined for the other cells
+  Tensor h;       // [N, H]: each row's state after its last step (time 0's when reversed)
+  Tensor c;       // [N, H]: LSTM's cell state then; undefined for the other cells
 };
 
 // The cells, step by step:
@@ -30,8 +30,14 @@ struct RecurrentSequence {
 // with x the step's row of `input_projection` ([T, N, gates * H]: the inputs times weight_ihᵀ)
 // plus bias_ih, and h_proj = h weight_hhᵀ + bias_hh (either bias may be undefined). h0 and, for
 // LSTM, c0 are [N, H]. `reverse` runs the steps from time T-1 down to 0.
+//
+// Sequences of several lengths, longest first (a PackedSequence's layout): batch_sizes[t] rows
+// take part at time t, a prefix of the batch that does not grow with t. A row's final state is
+// its state after its last step (time 0's when reversed, where it starts from h0 at its own
+// last time); its output past its length is zero. Empty batch_sizes: every row, every step.
 RecurrentSequence recurrent_sequence(RecurrentCell cell, const Tensor& input_projection,
                                      const Tensor& h0, const Tensor& c0, const Tensor& weight_hh,
-                                     const Tensor& bias_ih, const Tensor& bias_hh, bool reverse);
+                                     const Tensor& bias_ih, const Tensor& bias_hh, bool reverse,
+                                     IntArrayRef batch_sizes = {});
 
 }  // namespace accel::nn
