@@ -100,6 +100,29 @@ nn::TransformerDecoderLayer decoder_layer_with(const V& x) {
 // The cases' target mask: no position attends to a later one (true = ignore).
 Tensor causal_mask(int64_t size) { return ones({size, size}, kBool).triu(1); }
 
+// The transformer cases: one encoder and one decoder layer of the case's options (pre-norm and
+// batch first, or neither) with the parameters x[2], x[3], ..., on src x[0] and tgt x[1], with
+// the float causal mask and the source padding.
+Tensor transformer_case(const V& x, bool norm_first_batch_first) {
+  nn::Transformer model(nn::TransformerOptions(4, 2)
+                            .num_encoder_layers(1)
+                            .num_decoder_layers(1)
+                            .dim_feedforward(6)
+                            .dropout(0.0)
+                            .norm_first(norm_first_batch_first)
+                            .batch_first(norm_first_batch_first));
+  model->eval();
+  set_encoder_layer(*model->encoder->layers->at<nn::TransformerEncoderLayerImpl>(0), x, 2);
+  model->encoder->norm->weight = x[14];
+  model->encoder->norm->bias = x[15];
+  set_decoder_layer(*model->decoder->layers->at<nn::TransformerDecoderLayerImpl>(0), x, 16);
+  model->decoder->norm->weight = x[34];
+  model->decoder->norm->bias = x[35];
+  const Tensor tgt_mask = nn::TransformerImpl::generate_square_subsequent_mask(
+      4, TensorOptions(x[0].dtype()).device(x[0].device()));
+  return model->forward(x[0], x[1], {}, tgt_mask, {}, mha_padding());
+}
+
 // A recurrent layer whose weights are replaced by x[first], x[first + 1], ... in PyTorch's
 // order (per layer and direction: weight_ih, weight_hh, then the biases where it has them).
 template <typename Holder>
@@ -334,24 +357,30 @@ const std::vector<OpCase> kLayerCases = {
        decoder->norm->bias = x[39];
        return decoder->forward(x[0], x[1], causal_mask(4));
      }},
-    {"transformer",
+    {"transformer", [](const V& x) { return transformer_case(x, false); }},
+    {"mha_batch_first",
      [](const V& x) {
-       nn::Transformer model(nn::TransformerOptions(4, 2)
-                                 .num_encoder_layers(1)
-                                 .num_decoder_layers(1)
-                                 .dim_feedforward(6)
-                                 .dropout(0.0));
-       model->eval();
-       set_encoder_layer(*model->encoder->layers->at<nn::TransformerEncoderLayerImpl>(0), x, 2);
-       model->encoder->norm->weight = x[14];
-       model->encoder->norm->bias = x[15];
-       set_decoder_layer(*model->decoder->layers->at<nn::TransformerDecoderLayerImpl>(0), x, 16);
-       model->decoder->norm->weight = x[34];
-       model->decoder->norm->bias = x[35];
-       const Tensor tgt_mask = nn::TransformerImpl::generate_square_subsequent_mask(
-           4, TensorOptions(x[0].dtype()).device(x[0].device()));
-       return model->forward(x[0], x[1], {}, tgt_mask, {}, mha_padding());
+       nn::MultiheadAttention mha(nn::MultiheadAttentionOptions(4, 2).batch_first(true));
+       mha->eval();
+       set_attention(*mha, x, 3);
+       return std::get<0>(mha->forward(x[0], x[1], x[2], mha_padding()));
      }},
+    {"transformer_encoder_layer_norm_first_batch_first",
+     [](const V& x) {
+       nn::TransformerEncoderLayer layer(
+           encoder_layer_options().norm_first(true).batch_first(true));
+       layer->eval();
+       set_encoder_layer(*layer, x, 1);
+       return layer->forward(x[0], {}, mha_padding());
+     }},
+    {"transformer_decoder_layer_norm_first",
+     [](const V& x) {
+       nn::TransformerDecoderLayer layer(encoder_layer_options().norm_first(true));
+       layer->eval();
+       set_decoder_layer(*layer, x, 2);
+       return layer->forward(x[0], x[1], causal_mask(4));
+     }},
+    {"transformer_norm_first_batch_first", [](const V& x) { return transformer_case(x, true); }},
 };
 
 ACCEL_OP_TEST_SUITE(NnLayers, "ops_nn_layers.json", kLayerCases);
@@ -721,6 +750,33 @@ TEST(Transformer, XavierMatricesCausalMaskAndShapeErrors) {
         model->forward(randn({5, 2, 6}), randn({3, 2, 6}));
       },
       "must be equal to d_model 8");
+}
+
+TEST(Transformer, BatchFirstIsTheSequenceFirstModelTransposed) {
+  manual_seed(4);
+  nn::Transformer model(nn::TransformerOptions(8, 2)
+                            .num_encoder_layers(1)
+                            .num_decoder_layers(1)
+                            .dim_feedforward(16)
+                            .norm_first(true));
+  nn::Transformer batch_first(nn::TransformerOptions(8, 2)
+                                  .num_encoder_layers(1)
+                                  .num_decoder_layers(1)
+                                  .dim_feedforward(16)
+                                  .norm_first(true)
+                                  .batch_first(true));
+  batch_first->load_state_dict(model->state_dict());
+  model->eval();
+  batch_first->eval();
+  const Tensor src = randn({5, 2, 8}), tgt = randn({3, 2, 8});
+  const Tensor mask = nn::TransformerImpl::generate_square_subsequent_mask(3);
+  EXPECT_TRUE(batch_first->forward(src.transpose(0, 1), tgt.transpose(0, 1), {}, mask)
+                  .allclose(model->forward(src, tgt, {}, mask).transpose(0, 1), 1e-6, 1e-6));
+  testing::expect_error_containing(
+      [&] {
+        batch_first->forward(randn({2, 5, 8}), randn({3, 3, 8}));
+      },
+      "Transformer: the batch number of src and tgt must be equal, got [2, 5, 8] and [3, 3, 8]");
 }
 
 TEST(TransformerEncoder, LayersStartEqualAndTrainApart) {

@@ -235,4 +235,31 @@ CASES = {
         Case(lambda x: pad_packed_sequence(pack(x, [3, 1, 2], enforce_sorted=False),
                                            padding_value=-1.0, total_length=5)[0],
              [S(3, 3, 2)]),
+    # PyTorch's batch_first and norm_first (pre-norm) options of attention and the transformer.
+    "mha_batch_first":
+        Case(lambda q, k, v, *p: with_parameters(
+                 torch.nn.MultiheadAttention(4, 2, batch_first=True).eval(), p, q, k, v,
+                 key_padding_mask=MHA_PADDING)[0],
+             [S(2, 3, 4), S(2, 5, 4), S(2, 5, 4), S(12, 4), S(12), S(4, 4), S(4)]),
+    "transformer_encoder_layer_norm_first_batch_first":
+        Case(lambda x, *p: with_parameters(
+                 torch.nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0,
+                                                  norm_first=True, batch_first=True).eval(),
+                 p, x, src_key_padding_mask=MHA_PADDING),
+             [S(2, 5, 4)] + ENCODER_LAYER_SHAPES),
+    "transformer_decoder_layer_norm_first":
+        Case(lambda t, m, *p: with_parameters(
+                 torch.nn.TransformerDecoderLayer(4, 2, dim_feedforward=6, dropout=0.0,
+                                                  norm_first=True).eval(),
+                 p, t, m, tgt_mask=DECODER_CAUSAL_MASK),
+             [S(4, 2, 4), S(5, 2, 4)] + DECODER_LAYER_SHAPES),
+    "transformer_norm_first_batch_first":
+        Case(lambda s, t, *p: with_parameters(
+                 torch.nn.Transformer(4, 2, num_encoder_layers=1, num_decoder_layers=1,
+                                      dim_feedforward=6, dropout=0.0, norm_first=True,
+                                      batch_first=True).eval(),
+                 p, s, t, tgt_mask=torch.nn.Transformer.generate_square_subsequent_mask(4),
+                 src_key_padding_mask=MHA_PADDING),
+             [S(2, 5, 4), S(2, 4, 4)] + ENCODER_LAYER_SHAPES + [S(4), S(4)]
+             + DECODER_LAYER_SHAPES + [S(4), S(4)]),
 }

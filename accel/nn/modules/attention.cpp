@@ -70,12 +70,18 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
         .k_proj_weight(k_proj_weight)
         .v_proj_weight(v_proj_weight);
   }
-  return functional::multi_head_attention_forward(query, key, value, forward_options);
+  if (!options.batch_first() || query.dim() != 3) {
+    return functional::multi_head_attention_forward(query, key, value, forward_options);
+  }
+  auto [output, weights] = functional::multi_head_attention_forward(
+      query.transpose(0, 1), key.transpose(0, 1), value.transpose(0, 1), forward_options);
+  return {output.transpose(0, 1), weights};
 }
 
 std::string MultiheadAttentionImpl::extra_repr() const {
-  return fmt::format("embed_dim={}, num_heads={}, dropout={}, bias={}", options.embed_dim(),
-                     options.num_heads(), options.dropout(), options.bias());
+  return fmt::format("embed_dim={}, num_heads={}, dropout={}, bias={}{}", options.embed_dim(),
+                     options.num_heads(), options.dropout(), options.bias(),
+                     options.batch_first() ? ", batch_first=true" : "");
 }
 
 }  // namespace accel::nn

@@ -1,7 +1,8 @@
 // nn::MultiheadAttention, as LibTorch's: packed (or, with other key/value widths, separate)
 // in-projections, an out-projection Linear, optional bias_k/bias_v and zero attention, and
-// PyTorch's initialization (xavier_uniform_ projections, zero biases). Sequence-first inputs;
-// the computation is F::multi_head_attention_forward.
+// PyTorch's initialization (xavier_uniform_ projections, zero biases). Sequence-first inputs,
+// or batch-first with PyTorch's batch_first option; the computation is
+// F::multi_head_attention_forward.
 #pragma once
 
 #include <optional>
@@ -24,6 +25,9 @@ struct MultiheadAttentionOptions {
   ACCEL_ARG(bool, add_zero_attn) = false;
   ACCEL_ARG(int64_t, kdim);  // the key's features (embed_dim by default)
   ACCEL_ARG(int64_t, vdim);  // the value's features (embed_dim by default)
+  // Batched inputs and output [N, L, E] rather than [L, N, E] (PyTorch's option; LibTorch has
+  // none).
+  ACCEL_ARG(bool, batch_first) = false;
 };
 
 class MultiheadAttentionImpl : public Module {
@@ -33,10 +37,10 @@ class MultiheadAttentionImpl : public Module {
   explicit MultiheadAttentionImpl(const MultiheadAttentionOptions& options);
   void reset_parameters();
 
-  // query [L, N, E], key [S, N, kdim], value [S, N, vdim] (or unbatched without N) -> the
-  // output [L, N, E] and, when need_weights, the weights [N, L, S] (per head [N, heads, L, S]
-  // without averaging). Masks as in F::MultiheadAttentionForwardFuncOptions: true in a bool
-  // mask means "ignore".
+  // query [L, N, E], key [S, N, kdim], value [S, N, vdim] (or unbatched without N; batch
+  // first, [N, L, E] ...) -> the output [L, N, E] ([N, L, E] batch first) and, when need_weights,
+  // the weights [N, L, S] (per head [N, heads, L, S] without averaging). Masks as in
+  // F::MultiheadAttentionForwardFuncOptions: true in a bool mask means "ignore".
   using Module::forward;
   std::tuple<Tensor, Tensor> forward(const Tensor& query, const Tensor& key, const Tensor& value,
                                      const Tensor& key_padding_mask = {}, bool need_weights = true,

@@ -1,6 +1,7 @@
 // nn::TransformerEncoderLayer: x = norm1(x + dropout1(self_attn(x))), then
 // norm2(x + dropout2(linear2(dropout(activation(linear1(x)))))), the attention computed without
-// its weights; nn::TransformerEncoder chains such layers.
+// its weights (norm_first: x + dropout1(self_attn(norm1(x))), and so on); nn::TransformerEncoder
+// chains such layers.
 #include "accel/nn/modules/transformer.h"
 
 #include "accel/core/ops.h"
@@ -25,11 +26,13 @@ TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(
 
 Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src_mask,
                                             const Tensor& src_key_padding_mask) {
-  const Tensor attended = std::get<0>(
-      self_attn->forward(src, src, src, src_key_padding_mask, /*need_weights=*/false, src_mask));
-  const Tensor x = norm1->forward(src + dropout1->forward(attended));
-  const Tensor fed = feed_forward(options, *linear1, *dropout, *linear2, x);
-  return norm2->forward(x + dropout2->forward(fed));
+  const Tensor x = with_residual(options, *norm1, src, [&](const Tensor& in) {
+    return dropout1->forward(std::get<0>(
+        self_attn->forward(in, in, in, src_key_padding_mask, /*need_weights=*/false, src_mask)));
+  });
+  return with_residual(options, *norm2, x, [&](const Tensor& in) {
+    return dropout2->forward(feed_forward(options, *linear1, *dropout, *linear2, in));
+  });
 }
 
 TransformerEncoderImpl::TransformerEncoderImpl(const TransformerEncoderOptions& options_)

@@ -1,5 +1,6 @@
 // nn::TransformerEncoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first):
-// self-attention and a feed-forward block, each added to its input and layer-normalized; and
+// self-attention and a feed-forward block, each added to its input and layer-normalized (or,
+// with PyTorch's norm_first, each applied to its input layer-normalized and added); and
 // nn::TransformerEncoder, a stack of such layers and an optional final norm. The decoder is in
 // transformer_decoder.h, the whole encoder-decoder model in transformer_model.h.
 #pragma once
@@ -28,6 +29,10 @@ struct TransformerLayerOptions {
   // F::gelu(x); }.
   ACCEL_ARG(std::function<Tensor(const Tensor&)>, activation);
   ACCEL_ARG(double, layer_norm_eps) = 1e-5;
+  // PyTorch's options, which LibTorch lacks: batched inputs [N, sequence, d_model], and the
+  // norms before each block (x + block(norm(x))) rather than after (norm(x + block(x))).
+  ACCEL_ARG(bool, batch_first) = false;
+  ACCEL_ARG(bool, norm_first) = false;
 };
 using TransformerEncoderLayerOptions = TransformerLayerOptions;
 using TransformerDecoderLayerOptions = TransformerLayerOptions;
@@ -38,9 +43,10 @@ class TransformerEncoderLayerImpl : public Module {
       : TransformerEncoderLayerImpl(TransformerEncoderLayerOptions(d_model, nhead)) {}
   explicit TransformerEncoderLayerImpl(const TransformerEncoderLayerOptions& options);
 
-  // src [S, N, d_model] (or [S, d_model]); src_mask [S, S] or [N * nhead, S, S] and
-  // src_key_padding_mask [N, S] as MultiheadAttention's attn_mask and key_padding_mask (true
-  // means "ignore"). The one-argument form lets layers stack in a Sequential.
+  // src [S, N, d_model] ([N, S, d_model] batch first, or [S, d_model]); src_mask [S, S] or [N *
+  // nhead, S, S] and src_key_padding_mask [N, S] as MultiheadAttention's attn_mask and
+  // key_padding_mask (true means "ignore"). The one-argument form lets layers stack in a
+  // Sequential.
   Tensor forward(const Tensor& src) override { return forward(src, {}, {}); }
   Tensor forward(const Tensor& src, const Tensor& src_mask, const Tensor& src_key_padding_mask);
 

@@ -17,12 +17,20 @@ inline void check_layer_options(TransformerLayerOptions& options, const char* la
 }
 
 inline MultiheadAttention attention_of(const TransformerLayerOptions& options) {
-  return MultiheadAttention(
-      MultiheadAttentionOptions(options.d_model(), options.nhead()).dropout(options.dropout()));
+  return MultiheadAttention(MultiheadAttentionOptions(options.d_model(), options.nhead())
+                                .dropout(options.dropout())
+                                .batch_first(options.batch_first()));
 }
 
 inline LayerNorm norm_of(const TransformerLayerOptions& options) {
   return LayerNorm(LayerNormOptions({options.d_model()}).eps(options.layer_norm_eps()));
+}
+
+// x + block(norm(x)) with norm_first, else norm(x + block(x)).
+template <typename Block>
+Tensor with_residual(const TransformerLayerOptions& options, LayerNormImpl& norm, const Tensor& x,
+                     Block block) {
+  return options.norm_first() ? x + block(norm.forward(x)) : norm.forward(x + block(x));
 }
 
 // linear2(dropout(activation(linear1(x)))).

@@ -1,7 +1,8 @@
 // nn::TransformerDecoderLayer: x = norm1(x + dropout1(self_attn(x))), then
 // x = norm2(x + dropout2(multihead_attn(x, memory))), then
 // norm3(x + dropout3(linear2(dropout(activation(linear1(x)))))), each attention computed
-// without its weights; nn::TransformerDecoder chains such layers over one memory.
+// without its weights (norm_first: x + dropout1(self_attn(norm1(x))), and so on);
+// nn::TransformerDecoder chains such layers over one memory.
 #include "accel/nn/modules/transformer_decoder.h"
 
 #include "accel/nn/modules/transformer_blocks.h"
@@ -30,14 +31,17 @@ Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& mem
                                             const Tensor& tgt_mask, const Tensor& memory_mask,
                                             const Tensor& tgt_key_padding_mask,
                                             const Tensor& memory_key_padding_mask) {
-  const Tensor own = std::get<0>(
-      self_attn->forward(tgt, tgt, tgt, tgt_key_padding_mask, /*need_weights=*/false, tgt_mask));
-  const Tensor x = norm1->forward(tgt + dropout1->forward(own));
-  const Tensor attended = std::get<0>(multihead_attn->forward(
-      x, memory, memory, memory_key_padding_mask, /*need_weights=*/false, memory_mask));
-  const Tensor y = norm2->forward(x + dropout2->forward(attended));
-  const Tensor fed = feed_forward(options, *linear1, *dropout, *linear2, y);
-  return norm3->forward(y + dropout3->forward(fed));
+  const Tensor x = with_residual(options, *norm1, tgt, [&](const Tensor& in) {
+    return dropout1->forward(std::get<0>(
+        self_attn->forward(in, in, in, tgt_key_padding_mask, /*need_weights=*/false, tgt_mask)));
+  });
+  const Tensor y = with_residual(options, *norm2, x, [&](const Tensor& in) {
+    return dropout2->forward(std::get<0>(multihead_attn->forward(
+        in, memory, memory, memory_key_padding_mask, /*need_weights=*/false, memory_mask)));
+  });
+  return with_residual(options, *norm3, y, [&](const Tensor& in) {
+    return dropout3->forward(feed_forward(options, *linear1, *dropout, *linear2, in));
+  });
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(const TransformerDecoderOptions& options_)

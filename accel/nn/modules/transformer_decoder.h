@@ -1,4 +1,5 @@
-// nn::TransformerDecoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first):
+// nn::TransformerDecoderLayer, as LibTorch's and PyTorch's default (post-norm, sequence first;
+// PyTorch's norm_first and batch_first are options):
 // self-attention over the target, attention from the target to the encoder's output (the
 // memory) and a feed-forward block, each added to its input and layer-normalized; and
 // nn::TransformerDecoder, a stack of such layers and an optional final norm.
@@ -14,7 +15,8 @@ class TransformerDecoderLayerImpl : public Module {
       : TransformerDecoderLayerImpl(TransformerDecoderLayerOptions(d_model, nhead)) {}
   explicit TransformerDecoderLayerImpl(const TransformerDecoderLayerOptions& options);
 
-  // tgt [T, N, d_model] and memory [S, N, d_model] (or unbatched without N). tgt_mask [T, T]
+  // tgt [T, N, d_model] and memory [S, N, d_model] ([N, T, d_model] and [N, S, d_model] batch
+  // first, or unbatched without N). tgt_mask [T, T]
   // and memory_mask [T, S] (or per head, [N * nhead, ...]) as MultiheadAttention's attn_mask;
   // the key padding masks [N, T] and [N, S] (true means "ignore").
   using Module::forward;

@@ -16,7 +16,9 @@ TransformerImpl::TransformerImpl(const TransformerOptions& options_) : options(o
                          .dim_feedforward(options.dim_feedforward())
                          .dropout(options.dropout())
                          .activation(options.activation())
-                         .layer_norm_eps(options.layer_norm_eps());
+                         .layer_norm_eps(options.layer_norm_eps())
+                         .batch_first(options.batch_first())
+                         .norm_first(options.norm_first());
   encoder = register_module(
       "encoder",
       TransformerEncoder(
@@ -39,7 +41,8 @@ Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tens
               "src and tgt must both be [sequence, batch, d_model] or both [sequence, d_model], "
               "got {} and {}",
               src.sizes(), tgt.sizes());
-  ACCEL_CHECK(src.dim() == 2 || src.size(1) == tgt.size(1), "Transformer",
+  const int64_t batch_dim = options.batch_first() ? 0 : 1;
+  ACCEL_CHECK(src.dim() == 2 || src.size(batch_dim) == tgt.size(batch_dim), "Transformer",
               "the batch number of src and tgt must be equal, got {} and {}", src.sizes(),
               tgt.sizes());
   ACCEL_CHECK(src.size(-1) == options.d_model() && tgt.size(-1) == options.d_model(), "Transformer",

@@ -18,6 +18,9 @@ struct TransformerOptions {
   // The layers' feed-forward activation (relu when unset).
   ACCEL_ARG(std::function<Tensor(const Tensor&)>, activation);
   ACCEL_ARG(double, layer_norm_eps) = 1e-5;
+  // PyTorch's options for every layer (TransformerLayerOptions).
+  ACCEL_ARG(bool, batch_first) = false;
+  ACCEL_ARG(bool, norm_first) = false;
 };
 
 class TransformerImpl : public Module {
@@ -25,7 +28,8 @@ class TransformerImpl : public Module {
   // Every parameter with more than one dim starts Xavier-uniform, as in PyTorch.
   explicit TransformerImpl(const TransformerOptions& options = {});
 
-  // src [S, N, d_model] and tgt [T, N, d_model] (or unbatched without N) -> [T, N, d_model].
+  // src [S, N, d_model] and tgt [T, N, d_model] (batch first [N, S, d_model] and
+  // [N, T, d_model]; or unbatched without N) -> [T, N, d_model] ([N, T, d_model]).
   // Masks as TransformerEncoderLayer's (src_mask [S, S]) and TransformerDecoderLayer's
   // (tgt_mask [T, T], memory_mask [T, S], key padding masks [N, S] and [N, T]).
   using Module::forward;
