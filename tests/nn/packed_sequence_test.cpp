@@ -101,6 +101,11 @@ TEST(PackedSequence, Errors) {
         (void)rnn::PackedSequence(zeros({3, 2}), tensor({2.0F, 1.0F}));
       },
       "PackedSequence: batch_sizes must be a 1-D int64 tensor on the CPU");
+  testing::expect_error_containing(
+      [] {
+        (void)rnn::pad_packed_sequence(rnn::PackedSequence(zeros({4, 2}), tensor({1, 3})));
+      },
+      "pad_packed_sequence: batch sizes must be positive and non-increasing, got [1, 3]");
   nn::GRU gru(3, 4);
   testing::expect_error_containing(
       [&] { (void)gru->forward_with_packed_input(packed); },

@@ -115,6 +115,8 @@ std::tuple<Tensor, Tensor> pad_packed_sequence(const PackedSequence& sequence, b
   ACCEL_CHECK(!batch_sizes.empty() && data.defined() && data.dim() >= 1 && data.size(0) == total,
               op, "the packed data {} does not hold the {} rows its batch sizes {} add up to",
               data.defined() ? data.sizes() : IntArrayRef(), total, batch_sizes);
+  ACCEL_CHECK(std::ranges::is_sorted(batch_sizes, std::greater<>()) && batch_sizes.back() >= 1, op,
+              "batch sizes must be positive and non-increasing, got {}", batch_sizes);
   const auto steps = static_cast<int64_t>(batch_sizes.size());
   ACCEL_CHECK(total_length.value_or(steps) >= steps, op,
               "expected total_length to be at least the length of the longest sequence in "
