@@ -202,7 +202,10 @@ RecurrentSequence recurrent_sequence(RecurrentCell cell, const Tensor& input_pro
     Tensor x = input_projection.contiguous(), bias;
     if (gru && bias_ih.defined()) x = x + bias_ih;
     if (!gru && (bias_ih.defined() || bias_hh.defined())) {
-      bias = !bias_hh.defined() ? bias_ih : !bias_ih.defined() ? bias_hh : bias_ih + bias_hh;
+      bias = (!bias_hh.defined()   ? bias_ih
+              : !bias_ih.defined() ? bias_hh
+                                   : bias_ih + bias_hh)
+                 .contiguous();
     }
     const DimVector output_sizes{steps, batch, h0.size(1)};
     result.output = ragged ? zeros(output_sizes, h_start.options())  // padding stays zero
