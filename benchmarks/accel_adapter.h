@@ -19,6 +19,7 @@ struct Accel {
   using LayerNormOptions = accel::nn::LayerNormOptions;
   using BatchNorm2d = accel::nn::BatchNorm2d;
   using LSTM = accel::nn::LSTM;
+  using GRU = accel::nn::GRU;
   using MultiheadAttention = accel::nn::MultiheadAttention;
   using Adam = accel::optim::Adam;
   using AdamOptions = accel::optim::AdamOptions;

@@ -19,6 +19,7 @@ struct LibTorch {
   using LayerNormOptions = torch::nn::LayerNormOptions;
   using BatchNorm2d = torch::nn::BatchNorm2d;
   using LSTM = torch::nn::LSTM;
+  using GRU = torch::nn::GRU;
   using MultiheadAttention = torch::nn::MultiheadAttention;
   using Adam = torch::optim::Adam;
   using AdamOptions = torch::optim::AdamOptions;

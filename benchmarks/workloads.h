@@ -121,12 +121,13 @@ inline constexpr const char* kCrossEntropy = "cross_entropy[512x1000] fwd+bwd";
 inline constexpr int64_t kCrossEntropyRows = 512;
 inline constexpr int64_t kCrossEntropyClasses = 1000;
 
-// Sequence layers in training, forward + backward with the input requiring grad: an LSTM over
-// 32 steps of a batch of 64, and self-attention over 64 positions of a batch of 32 (rates
+// Sequence layers in training, forward + backward with the input requiring grad: an LSTM and a
+// GRU over 32 steps of a batch of 64, and self-attention over 64 positions of a batch of 32 (rates
 // count sequences); and the selections a classifier's metrics use: top-5 of 1000 logits per
 // row (rows/s) and a running sum along rows (bytes/s of a 1024 x 1024 float32 input and its
 // output).
 inline constexpr const char* kLstm = "lstm[32x64x256->256] fwd+bwd";
+inline constexpr const char* kGru = "gru[32x64x256->256] fwd+bwd";
 inline constexpr int64_t kLstmSteps = 32;
 inline constexpr int64_t kLstmBatch = 64;
 inline constexpr int64_t kLstmWidth = 256;
@@ -375,16 +376,17 @@ void cross_entropy_forward_backward(benchmark::State& state) {
   set_rate(state, kSamplesCounter, static_cast<double>(kCrossEntropyRows));
 }
 
-template <typename Lib>
-void lstm_forward_backward(benchmark::State& state) {
+// Layer: Lib::LSTM or Lib::GRU.
+template <typename Lib, typename Layer>
+void recurrent_forward_backward(benchmark::State& state) {
   Lib::set_num_threads(static_cast<int>(state.range(0)));
-  typename Lib::LSTM lstm(kLstmWidth, kLstmWidth);
+  Layer layer(kLstmWidth, kLstmWidth);
   auto x = Lib::randn({kLstmSteps, kLstmBatch, kLstmWidth}).requires_grad_(true);
   const auto g = Lib::randn({kLstmSteps, kLstmBatch, kLstmWidth});
   for (auto _ : state) {
-    lstm->zero_grad(true);
+    layer->zero_grad(true);
     x.mutable_grad() = decltype(x)();
-    std::get<0>(lstm->forward(x)).backward(g);
+    std::get<0>(layer->forward(x)).backward(g);
     benchmark::DoNotOptimize(x.grad().data_ptr());
   }
   set_rate(state, kSamplesCounter, static_cast<double>(kLstmBatch));
@@ -483,7 +485,10 @@ void register_workloads(const char* impl) {
   add_benchmark(kBatchNorm, impl, Clock::WallWhenThreaded, batch_norm_forward_backward<Lib>);
   add_benchmark(kCrossEntropy, impl, Clock::WallWhenThreaded, cross_entropy_forward_backward<Lib>);
   add_benchmark(kSmallCnnStep, impl, Clock::WallWhenThreaded, small_cnn_step<Lib>);
-  add_benchmark(kLstm, impl, Clock::WallWhenThreaded, lstm_forward_backward<Lib>);
+  add_benchmark(kLstm, impl, Clock::WallWhenThreaded,
+                recurrent_forward_backward<Lib, typename Lib::LSTM>);
+  add_benchmark(kGru, impl, Clock::WallWhenThreaded,
+                recurrent_forward_backward<Lib, typename Lib::GRU>);
   add_benchmark(kAttention, impl, Clock::WallWhenThreaded, attention_forward_backward<Lib>);
   add_benchmark(kTopk, impl, Clock::WallWhenThreaded, topk_rows<Lib>);
   add_benchmark(kCumsum, impl, Clock::WallWhenThreaded, cumsum_rows<Lib>);
