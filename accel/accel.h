@@ -69,6 +69,7 @@
 #include "accel/nn/modules/normalization.h"
 #include "accel/nn/modules/pooling.h"
 #include "accel/nn/modules/recurrent.h"
+#include "accel/nn/modules/recurrent_cell.h"
 #include "accel/nn/modules/reshape.h"
 #include "accel/nn/modules/transformer.h"
 #include "accel/nn/modules/transformer_decoder.h"

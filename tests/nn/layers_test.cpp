@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <string_view>
 
 #include "accel/core/autograd/node.h"
@@ -133,6 +134,15 @@ Holder recurrent_with(Holder layer, const V& x, size_t first) {
     }
   }
   return layer;
+}
+
+// A recurrent cell whose weights are replaced by x[first], x[first + 1], ... in PyTorch's order.
+template <typename Holder>
+Holder cell_with(Holder cell, const V& x, size_t first) {
+  for (Tensor* t : {&cell->weight_ih, &cell->weight_hh, &cell->bias_ih, &cell->bias_hh}) {
+    if (t->defined()) *t = x[first++];
+  }
+  return cell;
 }
 
 const std::vector<OpCase> kLayerCases = {
@@ -381,6 +391,25 @@ const std::vector<OpCase> kLayerCases = {
        return layer->forward(x[0], x[1], causal_mask(4));
      }},
     {"transformer_norm_first_batch_first", [](const V& x) { return transformer_case(x, true); }},
+    {"lstm_cell",
+     [](const V& x) {
+       const auto [h, c] =
+           cell_with(nn::LSTMCell(3, 4), x, 3)->forward(x[0], std::tuple{x[1], x[2]});
+       return cat({h, c});
+     }},
+    {"lstm_cell_no_bias_unbatched",
+     [](const V& x) {
+       const auto [h, c] =
+           cell_with(nn::LSTMCell(nn::LSTMCellOptions(3, 4).bias(false)), x, 1)->forward(x[0]);
+       return cat({h, c});
+     }},
+    {"gru_cell",
+     [](const V& x) { return cell_with(nn::GRUCell(3, 4), x, 2)->forward(x[0], x[1]); }},
+    {"rnn_cell_relu_unbatched",
+     [](const V& x) {
+       const nn::RNNCell cell(nn::RNNCellOptions(3, 4).nonlinearity(nn::RNNNonlinearity::ReLU));
+       return cell_with(cell, x, 2)->forward(x[0], x[1]);
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(NnLayers, "ops_nn_layers.json", kLayerCases);
@@ -877,6 +906,48 @@ TEST(Recurrent, EmptyBatch) {
     EXPECT_TRUE(weight_hh.grad().equal(zeros_like(weight_hh)));
     EXPECT_EQ(x.grad().sizes(), IntArrayRef({3, 0, 3}));
   }
+}
+
+TEST(RecurrentCell, NamesPrintingAndErrors) {
+  manual_seed(2);
+  nn::LSTMCell lstm(3, 4);
+  std::vector<std::string> names;
+  for (const auto& [name, p] : lstm->named_parameters()) {
+    names.push_back(name);
+    EXPECT_LE(p.abs().max().item<double>(), 0.5) << name;  // 1 / sqrt(hidden_size)
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"weight_ih", "weight_hh", "bias_ih", "bias_hh"}));
+  EXPECT_EQ(lstm->weight_ih.sizes(), IntArrayRef({16, 3}));
+  std::ostringstream printed;
+  printed << nn::RNNCell(
+      nn::RNNCellOptions(3, 4).bias(false).nonlinearity(nn::RNNNonlinearity::ReLU));
+  EXPECT_EQ(printed.str(), "RNNCell(3, 4, bias=false, nonlinearity=relu)");
+  // A cell's step is the layer's first step.
+  nn::GRU layer(3, 4);
+  nn::GRUCell cell(3, 4);
+  cell->weight_ih = layer->all_weights[0].weight_ih;
+  cell->weight_hh = layer->all_weights[0].weight_hh;
+  cell->bias_ih = layer->all_weights[0].bias_ih;
+  cell->bias_hh = layer->all_weights[0].bias_hh;
+  const Tensor x = randn({2, 5, 3});
+  EXPECT_TRUE(cell->forward(x[0]).equal(std::get<0>(layer->forward(x))[0]));
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({2, 5}));
+      },
+      "LSTMCell: input has inconsistent input_size: got 5 expected 3");
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(zeros({2, 3}), std::tuple{zeros({3, 4}), zeros({2, 4})});
+      },
+      "LSTMCell: expected hx of shape [2, 4] and dtype float32, got [3, 4] and float32");
+  testing::expect_error_containing(
+      [&] {
+        (void)cell->forward(zeros({1, 2, 3}));
+      },
+      "GRUCell: expected a 1-D (unbatched) or 2-D input, got [1, 2, 3]");
+  testing::expect_error_containing([] { nn::GRUCell(3, 0); },
+                                   "GRUCell: input_size and hidden_size must be positive");
 }
 
 TEST(Recurrent, Errors) {

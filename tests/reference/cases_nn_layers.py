@@ -262,4 +262,15 @@ CASES = {
                  src_key_padding_mask=MHA_PADDING),
              [S(2, 5, 4), S(2, 4, 4)] + ENCODER_LAYER_SHAPES + [S(4), S(4)]
              + DECODER_LAYER_SHAPES + [S(4), S(4)]),
+    # One step of a cell: LSTMCell's (h', c') side by side, GRUCell's h', RNNCell's unbatched.
+    "lstm_cell":
+        recurrent(lambda: torch.nn.LSTMCell(3, 4), [S(2, 3), S(2, 4), S(2, 4)],
+                  lambda o: torch.cat([o[0], o[1]]), lambda x, h, c: (x, (h, c))),
+    "lstm_cell_no_bias_unbatched":
+        recurrent(lambda: torch.nn.LSTMCell(3, 4, bias=False), [S(3)],
+                  lambda o: torch.cat([o[0], o[1]])),
+    "gru_cell": recurrent(lambda: torch.nn.GRUCell(3, 4), [S(2, 3), S(2, 4)], lambda o: o),
+    "rnn_cell_relu_unbatched":
+        recurrent(lambda: torch.nn.RNNCell(3, 4, nonlinearity="relu"), [S(3), S(4)],
+                  lambda o: o),
 }
