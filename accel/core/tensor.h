@@ -75,10 +75,12 @@ class Tensor {
   // Bumped by every in-place op on any view of the same storage.
   uint32_t version() const { return storage()->version(); }
 
-  // Address of element 0 of this view.
+  // Address of element 0 of this view: null for a storage without bytes (whose views may still
+  // have offsets, as x[1] of a [2, 0] tensor).
   void* data_ptr() const {
     const TensorImpl& impl = checked_impl();
-    return static_cast<char*>(impl.storage->data()) + impl.storage_offset * element_size();
+    char* const base = static_cast<char*>(impl.storage->data());
+    return base == nullptr ? nullptr : base + impl.storage_offset * element_size();
   }
   template <typename T>
   T* data_ptr() const {

@@ -55,7 +55,6 @@ struct State {
 Tensor step_forward(RecurrentCell cell, const Tensor& x, const Tensor& h_proj, const Tensor& bias,
                     const State& before, const Tensor& h_after, StepRecord& record) {
   const Tensor& h = before.h;
-  if (h.numel() == 0) return cell == RecurrentCell::LSTM ? empty_like(h) : Tensor();  // no rows
   const RecurrentCellShape shape{h.size(0), h.size(1)};
   const Stream stream = current_stream(h.device());
   switch (cell) {
@@ -93,10 +92,6 @@ Tensor step_forward(RecurrentCell cell, const Tensor& x, const Tensor& h_proj, c
 State step_backward(RecurrentCell cell, const Tensor& dh, const Tensor& dc, const Tensor& h_after,
                     const State& before, const StepRecord& record, const Tensor& d_h_proj,
                     const Tensor& d_x) {
-  if (dh.numel() == 0) {  // no rows
-    return {cell == RecurrentCell::GRU ? empty_like(dh) : Tensor(),
-            cell == RecurrentCell::LSTM ? empty_like(dh) : Tensor()};
-  }
   const RecurrentCellShape shape{dh.size(0), dh.size(1)};
   const Stream stream = current_stream(dh.device());
   switch (cell) {
