@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "accel/base/error.h"
 #include "core/product_checks.h"
 
 namespace accel::cpu {
@@ -18,8 +19,11 @@ namespace {
 using testing_values::exact;
 using testing_values::Shape;
 
+// How the test hands packed_gemm its left operand.
+enum class Left { kPacked, kInPlace };
+
 template <typename T>
-void check(Shape s, bool transposed_operands, bool accumulate) {
+void check(Shape s, bool transposed_operands, bool accumulate, Left mode = Left::kPacked) {
   const std::vector<T> a = exact<T>(s.m * s.depth, 1), b = exact<T>(s.depth * s.n, 2);
   // Row-major, or stored transposed and read through the strides.
   const StridedMatrix<T> left = transposed_operands
@@ -32,7 +36,12 @@ void check(Shape s, bool transposed_operands, bool accumulate) {
   std::vector<T> out = exact<T>(s.m * out_stride, 3);
   const std::vector<T> before = out;
   PanelBuffer<T> scratch;
-  packed_gemm(PackedLeft<T>(left), right, out.data(), out_stride, accumulate, scratch);
+  LeftOperand<T> operand;
+  if (mode == Left::kInPlace)
+    operand.read_in_place(left);
+  else
+    operand.pack(left);
+  packed_gemm(operand, right, out.data(), out_stride, accumulate, scratch);
   testing_values::expect_product(s, out_stride, out, before, [&](int64_t i, int64_t j) {
     const size_t at = static_cast<size_t>(i * out_stride + j);
     double sum = accumulate ? double(before[at]) : 0.0;
@@ -44,7 +53,9 @@ void check(Shape s, bool transposed_operands, bool accumulate) {
   });
 }
 
-const Shape kShapes[] = {{1, 1, 1}, {8, 128, 32}, {13, 300, 70}, {64, 288, 196}, {3, 0, 5}};
+// {13, 300, 1030}: right rows a page apart, and outputs that several depth blocks reread.
+const Shape kShapes[] = {{1, 1, 1},      {8, 128, 32}, {13, 300, 70},
+                         {64, 288, 196}, {3, 0, 5},    {13, 300, 1030}};
 
 TEST(PackedGemm, MatchesALoopInFloat32) {
   for (const Shape& s : kShapes) {
@@ -62,10 +73,26 @@ TEST(PackedGemm, MatchesALoopInFloat64) {
   }
 }
 
+// Rows read in place: a last partial row panel must read no row past the operand's.
+TEST(PackedGemm, ALeftOperandReadInPlaceMatchesALoop) {
+  for (const Shape& s : kShapes) {
+    for (bool accumulate : {false, true}) {
+      check<float>(s, false, accumulate, Left::kInPlace);
+      check<double>(s, false, accumulate, Left::kInPlace);
+    }
+  }
+}
+
+TEST(PackedGemm, ReadingInPlaceNeedsUnitStrideRows) {
+  const std::vector<float> a = exact<float>(4 * 5, 1);
+  LeftOperand<float> left;
+  EXPECT_THROW(left.read_in_place(StridedMatrix<float>{a.data(), 4, 5, 1, 4}), Error);
+}
+
 TEST(PackedGemm, RepackingReusesTheLeftOperand) {
   const std::vector<float> small = exact<float>(4 * 5, 1), large = exact<float>(20 * 40, 2);
   const std::vector<float> b = exact<float>(5 * 3, 3);
-  PackedLeft<float> left(StridedMatrix<float>{large.data(), 20, 40, 40, 1});
+  LeftOperand<float> left(StridedMatrix<float>{large.data(), 20, 40, 40, 1});
   left.pack(StridedMatrix<float>{small.data(), 4, 5, 5, 1});
   EXPECT_EQ(left.rows(), 4);
   EXPECT_EQ(left.depth(), 5);

@@ -37,7 +37,7 @@ void check(const Case& c) {
   const std::vector<T> weights = testing_values::rounding<T>(out_channels * depth, T(0.2));
   std::vector<T> columns(static_cast<size_t>(depth * positions));
   im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image.data(), columns.data());
-  const PackedLeft<T> left(StridedMatrix<T>{weights.data(), out_channels, depth, depth, 1});
+  const LeftOperand<T> left(StridedMatrix<T>{weights.data(), out_channels, depth, depth, 1});
   std::vector<T> expected(static_cast<size_t>(out_channels * positions)), got(expected.size());
   PanelBuffer<T> scratch;
   packed_gemm(left, StridedMatrix<T>{columns.data(), depth, positions, positions, 1},

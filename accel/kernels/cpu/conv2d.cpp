@@ -49,7 +49,7 @@ template <typename T>
 struct Scratch {
   std::unique_ptr<T[]> columns;
   PanelBuffer<T> right;
-  PackedLeft<T> left;
+  LeftOperand<T> left;
   explicit Scratch(int64_t column_size)
       : columns(std::make_unique_for_overwrite<T[]>(static_cast<size_t>(column_size))) {}
 };
@@ -57,7 +57,7 @@ struct Scratch {
 // out (row stride: the output positions) = weights · the image's im2col columns, packed
 // straight from the image where the geometry allows, else unfolded into the scratch columns.
 template <typename T>
-void multiply_unfolded(const PackedLeft<T>& weights, const ConvGeometry& g, const T* image, T* out,
+void multiply_unfolded(const LeftOperand<T>& weights, const ConvGeometry& g, const T* image, T* out,
                        Scratch<T>& scratch) {
   const ImageProduct s(g);
   if (rows_read_contiguously(g)) {
@@ -126,7 +126,7 @@ void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_
             const void* images, const void* weight, const void* bias, void* out) {
   dispatch_float_or_double(dtype, "conv2d", [&]<typename T>() {
     const ImageProduct s(g);
-    const PackedLeft<T> weights(row_major(static_cast<const T*>(weight), out_channels, s.depth));
+    const LeftOperand<T> weights(row_major(static_cast<const T*>(weight), out_channels, s.depth));
     for_each_image<T>(columns_needed(g), batch, [&](int64_t n, Scratch<T>& scratch) {
       T* o = static_cast<T*>(out) + n * out_channels * s.positions;
       multiply_unfolded(weights, g, static_cast<const T*>(images) + n * s.image_size, o, scratch);
@@ -152,14 +152,14 @@ void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, i
       const ConvGeometry t = transposed_geometry(g, out_channels);
       const ImageProduct ts(t);
       const int64_t taps = g.kernel_h * g.kernel_w;
-      const PackedLeft<T> weights(row_major(
+      const LeftOperand<T> weights(row_major(
           flipped_weights(w, out_channels, g.channels, taps).data(), g.channels, ts.depth));
       for_each_image<T>(columns_needed(t), batch, [&](int64_t n, Scratch<T>& scratch) {
         multiply_unfolded(weights, t, grad_image(n), grad_out + n * s.image_size, scratch);
       });
       return;
     }
-    const PackedLeft<T> weights(transposed(w, out_channels, s.depth));
+    const LeftOperand<T> weights(transposed(w, out_channels, s.depth));
     for_each_image<T>(s.depth * s.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
       packed_gemm(weights, row_major(grad_image(n), out_channels, s.positions),
                   scratch.columns.get(), s.positions, false, scratch.right);

@@ -1,11 +1,12 @@
 // A matrix product for operands that one caller reuses many times — a convolution's weights
 // against every image of the batch. The left operand is packed once into the panels the
-// micro-kernel streams; the right one is packed per product into a buffer the thread keeps (a
-// matrix with unit-stride rows by the first row panel's tiles, which read it in place);
-// the micro-kernel holds an 8-row x 2-vector tile of the output in registers and writes it
-// straight into the output (no zeroing pass, no temporary product). Every output element sums
-// its products in one fixed order (depth blocks in order, each block in order), so results
-// depend only on the operands, never on threads: callers thread over whole products.
+// micro-kernel streams (or read in place, when few column panels reread it); the right one is
+// packed per product into a buffer the thread keeps (a matrix with unit-stride rows by the first
+// row panel's tiles, which read it in place); the micro-kernel holds an 8-row x 2-vector tile of
+// the output in registers and writes it straight into the output (no zeroing pass, no temporary
+// product). Every output element sums its products in one fixed order (depth blocks in order, each
+// block in order), so results depend only on the operands, never on threads: callers thread over
+// whole products.
 #pragma once
 
 #include <cstdint>
@@ -34,23 +35,37 @@ class PanelBuffer {
   int64_t size_ = 0;
 };
 
-// The left operand of packed_gemm, packed: for each block of depth, its rows in panels of
-// eight, each panel depth-major and zero-padded to eight rows.
+// Where a tile finds eight rows of the left operand over one depth block: packed ([depth][8] at
+// data, row_stride 0) or rows read in place (row r at data + r * row_stride).
 template <typename T>
-class PackedLeft {
+struct LeftPanel {
+  const T* data;
+  int64_t row_stride;
+};
+
+// The left operand of packed_gemm: packed — for each block of depth, its rows in panels of
+// eight, each panel depth-major and zero-padded to eight rows — or, for a product few column
+// panels of the right operand make (where a packing pass would not pay), read in place.
+template <typename T>
+class LeftOperand {
  public:
-  PackedLeft() = default;
-  explicit PackedLeft(const StridedMatrix<T>& a) { pack(a); }
+  LeftOperand() = default;
+  explicit LeftOperand(const StridedMatrix<T>& a) { pack(a); }
   // Packs `a`, reusing the storage of an earlier pack.
   void pack(const StridedMatrix<T>& a);
+  // Reads `a`, whose rows must be unit-stride, where it lies.
+  void read_in_place(const StridedMatrix<T>& a);
 
   int64_t rows() const { return rows_; }
   int64_t depth() const { return depth_; }
-  // The panels of one depth block (rows rounded up to whole panels, times the block's depth).
-  const T* block(int64_t depth_begin) const;
+  bool in_place() const { return in_place_; }
+  // Rows [row, row + 8) of the depth block [depth_begin, depth_begin + block_depth).
+  LeftPanel<T> panel(int64_t depth_begin, int64_t block_depth, int64_t row) const;
 
  private:
   int64_t rows_ = 0, depth_ = 0, padded_rows_ = 0;
+  bool in_place_ = false;
+  StridedMatrix<T> matrix_{};  // when read in place
   PanelBuffer<T> panels_;
   T* data_ = nullptr;
 };
@@ -86,11 +101,11 @@ class RightOperand {
 // b.rows() must equal a.depth(). `right` is the thread's buffer for packing b. T: float or
 // double.
 template <typename T>
-void packed_gemm(const PackedLeft<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
+void packed_gemm(const LeftOperand<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right);
 // The same with b read from memory.
 template <typename T>
-void packed_gemm(const PackedLeft<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
+void packed_gemm(const LeftOperand<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right);
 
 }  // namespace accel::cpu
