@@ -109,10 +109,11 @@ Tensor logsumexp(const Tensor& a, IntArrayRef dims, bool keepdim = false);
 Tensor softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
-// ---- along one dim (ops/cumsum.cpp, ops/sort.cpp) ----
-// Running sums along dim; integer and bool inputs sum into int64 unless `dtype` says otherwise
-// (the input is converted to it first).
+// ---- along one dim (ops/cumulative.cpp, ops/sort.cpp) ----
+// Running sums and products along dim; integer and bool inputs run in int64 unless `dtype`
+// says otherwise (the input is converted to it first).
 Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor cumprod(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 // The values along dim in ascending (or descending) order and the int64 indices they came
 // from. NaN orders above every number; the sort is always stable (equal elements keep their
 // order), so the `stable` overload exists for LibTorch's signature only.

@@ -27,6 +27,7 @@
 #include "accel/kernels/common/pool2d_shape.h"
 #include "accel/kernels/common/recurrent_cell_math.h"
 #include "accel/kernels/common/reduce_shape.h"
+#include "accel/kernels/common/scan_sort_math.h"
 #include "accel/kernels/common/unary_math.h"
 
 namespace accel {
@@ -153,10 +154,11 @@ struct Backend {
                            ReduceShape shape, bool log, const Stream& stream);
 
   // ---- along one dim of contiguous [outer, reduced, inner] inputs (scan.h, sort.h) ----
-  // out[o, r, i] = sum_{q <= r} in[o, q, i], both of `type`, the terms added in order of q in
-  // double for float32 and float64, float for 16-bit floats and int64 for integers (wrapping).
-  void (*cumsum)(ScalarType type, const void* in, void* out, ReduceShape shape,
-                 const Stream& stream);
+  // out[o, r, i] = the sum (or product) over q <= r of in[o, q, i], both of `type`, the terms
+  // taken in order of q in double for float32 and float64, float for 16-bit floats and int64
+  // for integers (wrapping).
+  void (*scan)(ScalarType type, math::ScanOp op, const void* in, void* out, ReduceShape shape,
+               const Stream& stream);
   // indices[o, j, i] (contiguous [outer, k, inner]) = the r of in[o, :, i]'s j-th element in
   // ascending (or descending) order, for j < k <= reduced: NaN orders above every number and
   // equal elements keep their order along r (a stable sort).

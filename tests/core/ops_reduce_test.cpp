@@ -147,6 +147,19 @@ const std::vector<OpCase> kReduceCases = {
     {"topk_indices", [](const V& x) { return std::get<1>(topk(x[0], 2, 1)); }},
     {"topk_smallest_dim0_values", [](const V& x) { return std::get<0>(x[0].topk(3, 0, false)); }},
     {"topk_smallest_dim0_indices", [](const V& x) { return std::get<1>(x[0].topk(3, 0, false)); }},
+    {"cumprod_dim", [](const V& x) { return x[0].cumprod(1); }},
+    {"cumprod_neg_dim", [](const V& x) { return cumprod(x[0], -2); }},
+    {"cumprod_wide_columns", [](const V& x) { return x[0].cumprod(0); }},
+    {"cumprod_long_rows", [](const V& x) { return x[0].cumprod(1); }},
+    {"cumprod_masked_zeros",
+     [](const V& x) {
+       const Tensor mask = tensor({1., 0., 1., 1., 0., 1., 0., 1., 1., 1., 1., 1.,
+                                   1., 1., 1., 1., 1., 0., 1., 1., 1., 1., 1., 1.})
+                               .reshape({4, 6});
+       return (x[0] * mask.to(x[0].dtype())).cumprod(1);
+     }},
+    {"cumprod_scalar", [](const V& x) { return x[0].cumprod(0); }},
+    {"cumprod_int", [](const V& x) { return x[0].cumprod(1); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);

@@ -165,5 +165,43 @@ TEST(Cumsum, LongRowsAndColumnsAndStridedInputs) {
   EXPECT_EQ(scalar_tensor(3.0, kFloat32).cumsum(0).item<float>(), 3.f);
 }
 
+TEST(Cumprod, DtypesFollowPyTorch) {
+  EXPECT_EQ(ints(tensor({1, 2, 3}, kInt32).cumprod(0)), (Ints{1, 2, 6}));
+  EXPECT_EQ(tensor({1, 2}, kInt32).cumprod(0).dtype(), kInt64);
+  EXPECT_EQ(ints(tensor({true, true, false}).cumprod(0)), (Ints{1, 1, 0}));
+  // Integer products wrap in the result's dtype: 20 * 20 = 144 mod 256.
+  EXPECT_EQ(ints(tensor({20, 20}).cumprod(0, kUInt8)), (Ints{20, 144}));
+  // int64 products wrap too (2^62 * 4 = 0 mod 2^64).
+  EXPECT_EQ(ints(tensor({int64_t{1} << 62, int64_t{4}}).cumprod(0)), (Ints{int64_t{1} << 62, 0}));
+  EXPECT_EQ(tensor({1.5f}).to(kFloat16).cumprod(0).dtype(), kFloat16);
+  expect_error_containing([] { ones({2}).cumprod(-2); }, "cumprod: dimension out of range");
+  expect_error_containing([] { Tensor().cumprod(0); }, "cumprod: the tensor is undefined");
+}
+
+// PyTorch's gradients where the input holds zeros (torch 2.15, float64): before the first zero,
+// at it (the product of the other terms), and zero after it.
+TEST(Cumprod, GradientsAroundZerosMatchPyTorch) {
+  const auto grad_of = [](std::vector<double> values) {
+    Tensor x = tensor(values).requires_grad_();
+    x.cumprod(0).backward(tensor({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}));
+    return doubles(x.grad());
+  };
+  EXPECT_EQ(grad_of({2, 3, 0, 4, 0, 5}), (std::vector<double>{7, 4, 114, 0, 0, 0}));
+  EXPECT_EQ(grad_of({0, 3, 2, 4, 1, 5}), (std::vector<double>{961, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(grad_of({2, 3, 2, 4, 1, 0}), (std::vector<double>{241, 160, 234, 108, 240, 288}));
+  Tensor s = scalar_tensor(3.0, kFloat64).requires_grad_();
+  s.cumprod(0).backward(scalar_tensor(2.0, kFloat64));
+  EXPECT_EQ(s.grad().item<double>(), 2.0);
+}
+
+// float32 products run in double, as PyTorch's CPU cumprod does: 1e20 * 1e20 overflows when
+// stored, but the running product keeps it, so the later factors bring it back.
+TEST(Cumprod, Float32AccumulatesInDouble) {
+  const std::vector<double> p = doubles(tensor({1e20f, 1e20f, 1e-20f, 1e-20f}).cumprod(0));
+  EXPECT_TRUE(std::isinf(p[1]));
+  EXPECT_EQ(p[2], double(float(double(1e20f) * double(1e20f) * double(1e-20f))));
+  EXPECT_EQ(p[3], double(float(double(1e20f) * double(1e20f) * double(1e-20f) * double(1e-20f))));
+}
+
 }  // namespace
 }  // namespace accel

@@ -440,9 +440,9 @@ TEST(CudaReduce, LargeReductionsOverAllDimsMatchCpu) {
                          "sum of 10M bools");
 }
 
-// Both devices add a column's terms in order in the same accumulate type, and sort stably in the
-// same order (NaN above every number), so cumsum, sort, argsort and topk agree exactly: ties,
-// NaN, every dtype, and the shapes of kReduceCases along one dim.
+// Both devices add (or multiply) a column's terms in order in the same accumulate type, and sort
+// stably in the same order (NaN above every number), so cumsum, cumprod, sort, argsort and topk
+// agree exactly: ties, zeros, NaN, every dtype, and the shapes of kReduceCases along one dim.
 TEST(CudaReduce, CumsumSortAndTopkEqualTheCpu) {
   ACCEL_REQUIRE_CUDA();
   const std::vector<ScalarType> types = {kFloat32, kFloat64, kFloat16, kBFloat16,
@@ -459,6 +459,8 @@ TEST(CudaReduce, CumsumSortAndTopkEqualTheCpu) {
       if (t != kBool) {
         expect_gpu_matches_cpu([&](const Tensor& a) { return a.cumsum(dim); }, x, {0, 0},
                                "cumsum " + what);
+        expect_gpu_matches_cpu([&](const Tensor& a) { return a.cumprod(dim); }, x, {0, 0},
+                               "cumprod " + what);
       }
       for (const bool descending : {false, true}) {
         expect_gpu_matches_cpu(
@@ -475,6 +477,11 @@ TEST(CudaReduce, CumsumSortAndTopkEqualTheCpu) {
   }
   const Tensor x = normal({50, 300}, kFloat32, 22);
   expect_gradients_match([](const Tensor& a) { return a.cumsum(1); }, x, {0, 0}, "cumsum");
+  // A running product's gradient is element-wise ops around cumsum and cumprod (zeros in the
+  // input): each correctly rounded on both devices, so equal up to a last-bit difference.
+  const Tensor with_zeros = normal({50, 30}, kFloat32, 23) * integers(0, 4, {50, 30}, kFloat32, 24);
+  expect_gradients_match([](const Tensor& a) { return a.cumprod(1); }, with_zeros, {1e-6, 0},
+                         "cumprod");
   expect_gradients_match([](const Tensor& a) { return std::get<0>(a.topk(5, 0)); }, x, {0, 0},
                          "topk");
 }

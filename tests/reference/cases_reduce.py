@@ -9,6 +9,8 @@ import torch
 from op_case import Case, S
 
 TIES = "int:0:3"
+ZERO_MASK = torch.tensor([[1., 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 0],
+                          [1, 1, 1, 1, 1, 1]])
 
 CASES = {
     # sum / mean
@@ -132,4 +134,13 @@ CASES = {
     "topk_smallest_dim0_indices":
         Case(lambda a: torch.topk(a, 3, 0, largest=False).indices, [S(5, 4, domain="distinct")],
              grad=False),
+    # Running products (appended so the cases above keep their draws). ZERO_MASK puts two zeros
+    # in the first row, one first in the second, one last in the third and none in the fourth.
+    "cumprod_dim": Case(lambda a: torch.cumprod(a, 1), [S(3, 4)]),
+    "cumprod_neg_dim": Case(lambda a: torch.cumprod(a, -2), [S(2, 3, 4)]),
+    "cumprod_wide_columns": Case(lambda a: torch.cumprod(a, 0), [S(3, 70)]),
+    "cumprod_long_rows": Case(lambda a: torch.cumprod(a, 1), [S(2, 75, domain="positive")]),
+    "cumprod_masked_zeros": Case(lambda a: torch.cumprod(a * ZERO_MASK, 1), [S(4, 6)]),
+    "cumprod_scalar": Case(lambda a: torch.cumprod(a, 0), [S()]),
+    "cumprod_int": Case(lambda a: torch.cumprod(a, 1), [S(3, 4, domain="int:-5:5")], grad=False),
 }

@@ -1,8 +1,8 @@
-// Cumulative sums. Contiguous rows (inner == 1) run a few at a time, their additions
+// Cumulative sums and products. Contiguous rows (inner == 1) run a few at a time, their chains
 // interleaved; otherwise up to kTileWidth adjacent columns (o, i..i+w) advance together through
-// r, so each step reads and writes a contiguous run. Each element's sum is formed in the same
-// order either way, and rows and tiles are independent, so any thread count gives the same
-// bits.
+// r, so each step reads and writes a contiguous run. Each element's sum or product is formed in
+// the same order either way, and rows and tiles are independent, so any thread count gives the
+// same bits.
 #include "accel/kernels/cpu/scan.h"
 
 #include <algorithm>
@@ -15,25 +15,28 @@ namespace accel::cpu {
 
 namespace {
 
+using math::ScanOp;
+
 constexpr int64_t kTileWidth = 64;
 constexpr int64_t kRowsAtOnce = 4;
 
-// Rows (inner == 1) `rows` at a time, each its own chain of additions held in a register, so
-// the chains' latencies overlap; the order within each row is unchanged.
-template <int64_t Rows, typename T>
+// Rows (inner == 1) `rows` at a time, each its own chain held in a register, so the chains'
+// latencies overlap; the order within each row is unchanged.
+template <ScanOp Op, int64_t Rows, typename T>
 void scan_rows(const T* in, T* out, int64_t length) {
   using Acc = math::scan_accumulate_t<T>;
-  Acc running[Rows] = {};
+  Acc running[Rows];
+  std::fill_n(running, Rows, math::scan_identity<Op, Acc>());
   for (int64_t r = 0; r < length; ++r) {
     for (int64_t j = 0; j < Rows; ++j) {
-      running[j] += static_cast<Acc>(in[j * length + r]);
+      running[j] = math::scan_combine<Op>(running[j], static_cast<Acc>(in[j * length + r]));
       out[j * length + r] = static_cast<T>(running[j]);
     }
   }
 }
 
-template <typename T>
-void cumsum_typed(const T* in, T* out, ReduceShape s) {
+template <ScanOp Op, typename T>
+void scan_typed(const T* in, T* out, ReduceShape s) {
   if (s.inner == 1) {
     const int64_t groups = (s.outer + kRowsAtOnce - 1) / kRowsAtOnce;
     const int64_t grain =
@@ -43,10 +46,10 @@ void cumsum_typed(const T* in, T* out, ReduceShape s) {
         const int64_t first = g * kRowsAtOnce;
         const int64_t offset = first * s.reduced;
         if (s.outer - first >= kRowsAtOnce) {
-          scan_rows<kRowsAtOnce>(in + offset, out + offset, s.reduced);
+          scan_rows<Op, kRowsAtOnce>(in + offset, out + offset, s.reduced);
         } else {
           for (int64_t row = first; row < s.outer; ++row) {
-            scan_rows<1>(in + row * s.reduced, out + row * s.reduced, s.reduced);
+            scan_rows<Op, 1>(in + row * s.reduced, out + row * s.reduced, s.reduced);
           }
         }
       }
@@ -63,11 +66,12 @@ void cumsum_typed(const T* in, T* out, ReduceShape s) {
       const int64_t first = (tile % tiles_per_outer) * kTileWidth;
       const int64_t width = std::min(kTileWidth, s.inner - first);
       const int64_t offset = tile / tiles_per_outer * s.reduced * s.inner + first;
-      Acc running[kTileWidth] = {};
+      Acc running[kTileWidth];
+      std::fill_n(running, kTileWidth, math::scan_identity<Op, Acc>());
       for (int64_t r = 0; r < s.reduced; ++r) {
         const int64_t row = offset + r * s.inner;
         for (int64_t k = 0; k < width; ++k) {
-          running[k] += static_cast<Acc>(in[row + k]);
+          running[k] = math::scan_combine<Op>(running[k], static_cast<Acc>(in[row + k]));
           out[row + k] = static_cast<T>(running[k]);
         }
       }
@@ -77,9 +81,15 @@ void cumsum_typed(const T* in, T* out, ReduceShape s) {
 
 }  // namespace
 
-void cumsum(ScalarType type, const void* in, void* out, ReduceShape shape) {
-  dispatch_numeric(type, "cumsum", [&]<typename T>() {
-    cumsum_typed(static_cast<const T*>(in), static_cast<T*>(out), shape);
+void scan(ScalarType type, ScanOp op, const void* in, void* out, ReduceShape shape) {
+  dispatch_numeric(type, op == ScanOp::kSum ? "cumsum" : "cumprod", [&]<typename T>() {
+    const auto* typed_in = static_cast<const T*>(in);
+    auto* typed_out = static_cast<T*>(out);
+    if (op == ScanOp::kSum) {
+      scan_typed<ScanOp::kSum>(typed_in, typed_out, shape);
+    } else {
+      scan_typed<ScanOp::kProduct>(typed_in, typed_out, shape);
+    }
   });
 }
 

@@ -1,5 +1,5 @@
-// Cumulative sums on the GPU: one thread per column (o, :, i) walks r in order, adding in the
-// CPU kernel's accumulate type, so both devices give the same bits. Adjacent threads take
+// Cumulative sums and products on the GPU: one thread per column (o, :, i) walks r in order,
+// in the CPU kernel's accumulate type, so both devices give the same bits. Adjacent threads take
 // adjacent i, so each step reads and writes consecutive elements when inner is large; a few
 // long contiguous rows (inner == 1) run serially, one thread each.
 #include "accel/base/dispatch.h"
@@ -11,16 +11,16 @@ namespace accel::cuda {
 
 namespace {
 
-template <typename T>
-__global__ void cumsum_kernel(const T* in, T* out, ReduceShape s) {
+template <math::ScanOp Op, typename T>
+__global__ void scan_kernel(const T* in, T* out, ReduceShape s) {
   using Acc = math::scan_accumulate_t<T>;
   const int64_t columns = s.outer * s.inner;
   for (int64_t c = global_thread_index(); c < columns; c += grid_stride()) {
     const int64_t first = c / s.inner * s.reduced * s.inner + c % s.inner;
-    Acc running = 0;
+    Acc running = math::scan_identity<Op, Acc>();
     for (int64_t r = 0; r < s.reduced; ++r) {
       const int64_t e = first + r * s.inner;
-      running += static_cast<Acc>(in[e]);
+      running = math::scan_combine<Op>(running, static_cast<Acc>(in[e]));
       out[e] = static_cast<T>(running);
     }
   }
@@ -28,14 +28,18 @@ __global__ void cumsum_kernel(const T* in, T* out, ReduceShape s) {
 
 }  // namespace
 
-void cumsum(ScalarType type, const void* in, void* out, ReduceShape shape, const Stream& stream) {
+void scan(ScalarType type, math::ScanOp op, const void* in, void* out, ReduceShape shape,
+          const Stream& stream) {
   const cudaStream_t s = launch_stream(stream);
-  dispatch_numeric(type, "cumsum", [&]<typename T>() {
+  const char* name = op == math::ScanOp::kSum ? "cumsum" : "cumprod";
+  dispatch_numeric(type, name, [&]<typename T>() {
     const int64_t columns = shape.outer * shape.inner;
     if (columns == 0 || shape.reduced == 0) return;
-    cumsum_kernel<<<blocks_for(columns), kThreadsPerBlock, 0, s>>>(static_cast<const T*>(in),
-                                                                   static_cast<T*>(out), shape);
-    check_launch("cumsum");
+    const auto kernel = op == math::ScanOp::kSum ? &scan_kernel<math::ScanOp::kSum, T>
+                                                 : &scan_kernel<math::ScanOp::kProduct, T>;
+    kernel<<<blocks_for(columns), kThreadsPerBlock, 0, s>>>(static_cast<const T*>(in),
+                                                            static_cast<T*>(out), shape);
+    check_launch(name);
   });
 }
 

@@ -1,0 +1,91 @@
+// cumsum and cumprod: running sums and products along one dim, in the types PyTorch uses
+// (integer and bool inputs run in int64 unless a dtype is given; the input is converted to the
+// result's dtype first, so that conversion carries the gradient between dtypes).
+// - The gradient of a running sum is the running sum of the gradient taken from the other end.
+// - A running product's gradient at k is the sum over j >= k of grad[j] times the product of
+//   out[j]'s other terms. Before the line's first zero that is the reversed running sum of
+//   grad * out divided by x[k]; at the first zero, the reversed running sum of grad times the
+//   running product with that zero replaced by 1; after it, zero (as PyTorch's, without
+//   dividing by zero).
+#include "accel/core/ops/op_support.h"
+#include "accel/core/ops/reduce_plan.h"
+
+namespace accel {
+
+using autograd::GradInputs;
+using autograd::SavedTensor;
+
+namespace {
+
+// The scan's result, the input converted to the result's dtype, and the wrapped dim.
+struct Scanned {
+  Tensor out, src;
+  int64_t dim;
+};
+
+Scanned scan(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype, math::ScanOp op,
+             const char* name) {
+  ACCEL_CHECK(a.defined(), name, "the tensor is undefined");
+  const int64_t d = wrap_dim(dim, a.dim(), name);
+  const ScalarType type = dtype.value_or(a.is_floating_point() ? a.dtype() : kInt64);
+  const Tensor src = a.to(type);
+  const ReducePlan plan = plan_reduction(src, {d}, true, name);
+  Tensor out = empty(src.sizes(), src.options());
+  backend(src.device())
+      .scan(type, op, plan.input.data_ptr(), out.data_ptr(), plan.shape,
+            current_stream(src.device()));
+  return {out, src, d};
+}
+
+// The running sum of t along dim from its last element back to its first.
+Tensor reversed_cumsum(const Tensor& t, int64_t dim) {
+  return t.flip({dim}).cumsum(dim).flip({dim});
+}
+
+}  // namespace
+
+Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
+  auto [out, src, d] = scan(a, dim, dtype, math::ScanOp::kSum, "cumsum");
+  if (autograd::should_record(src)) {
+    autograd::record("cumsum", {src}, out,
+                     [d, scalar = src.dim() == 0](const Tensor& grad, GradInputs& in) {
+                       in[0] = scalar ? grad : reversed_cumsum(grad, d);
+                     });
+  }
+  return out;
+}
+
+Tensor cumprod(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
+  auto [out, src, d] = scan(a, dim, dtype, math::ScanOp::kProduct, "cumprod");
+  if (autograd::should_record(src)) {
+    autograd::record(
+        "cumprod", {src}, out,
+        [d, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad, GradInputs& in) {
+          const Tensor& x = sx.get();
+          if (x.dim() == 0) {
+            in[0] = grad;
+            return;
+          }
+          const Tensor is_zero = x == 0;
+          const Tensor zeros_so_far = is_zero.cumsum(d);
+          const Tensor before_zero = zeros_so_far == 0;
+          const Tensor first_zero = is_zero & (zeros_so_far == 1);
+          const Tensor before =
+              reversed_cumsum(grad * sout.get(), d) / where(before_zero, x, ones_like(x));
+          const Tensor at_first_zero =
+              reversed_cumsum(grad * where(first_zero, ones_like(x), x).cumprod(d), d);
+          in[0] = where(before_zero, before, where(first_zero, at_first_zero, zeros_like(x)));
+        });
+  }
+  return out;
+}
+
+Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const {
+  return accel::cumsum(*this, dim, dtype);
+}
+
+Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const {
+  return accel::cumprod(*this, dim, dtype);
+}
+
+}  // namespace accel
