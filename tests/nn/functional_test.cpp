@@ -116,6 +116,53 @@ const std::vector<OpCase> kFunctionalCases = {
                                        .mode(F::InterpolateMode::Bilinear)
                                        .align_corners(true));
      }},
+    {"interpolate_nearest_scale_keeps_size",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions().scale_factor({1.05}));
+     }},
+    {"interpolate_nearest_exact",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions()
+                                       .scale_factor({2.5, 0.6})
+                                       .mode(F::InterpolateMode::NearestExact));
+     }},
+    {"interpolate_bicubic",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().scale_factor({2}).mode(F::InterpolateMode::Bicubic));
+     }},
+    {"interpolate_bicubic_downscale",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().scale_factor({0.6}).mode(F::InterpolateMode::Bicubic));
+     }},
+    {"interpolate_bicubic_align_corners",
+     [](const V& x) {
+       return F::interpolate(x[0], F::InterpolateFuncOptions()
+                                       .size({2, 5})
+                                       .mode(F::InterpolateMode::Bicubic)
+                                       .align_corners(true));
+     }},
+    {"interpolate_trilinear",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().size({3, 4, 2}).mode(F::InterpolateMode::Trilinear));
+     }},
+    {"interpolate_area_downscale",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().size({3, 2}).mode(F::InterpolateMode::Area));
+     }},
+    {"interpolate_area_upscale",
+     [](const V& x) {
+       return F::interpolate(x[0],
+                             F::InterpolateFuncOptions().size({7}).mode(F::InterpolateMode::Area));
+     }},
+    {"interpolate_area_3d",
+     [](const V& x) {
+       return F::interpolate(
+           x[0], F::InterpolateFuncOptions().scale_factor({0.5}).mode(F::InterpolateMode::Area));
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(FunctionalOps, "ops_nn_functional.json", kFunctionalCases);
@@ -251,6 +298,18 @@ TEST(FunctionalAttention, Errors) {
                                    "dropout_p must be in [0, 1], got 1.5");
 }
 
+// A scale factor of 1.05 keeps 10 elements, read from sources 0, 0, 1, ..., 8: each source's
+// gradient sums its readers' (PyTorch's backward copies the gradient through unchanged when the
+// sizes match, which its forward does not do).
+TEST(FunctionalInterpolate, NearestGradientFollowsTheForwardWhenSizesMatch) {
+  Tensor x = arange(10, TensorOptions().dtype(kFloat64)).view({1, 1, 10}).requires_grad_();
+  const Tensor y = F::interpolate(x, F::InterpolateFuncOptions().scale_factor({1.05}));
+  EXPECT_TRUE(y.view({10}).equal(tensor({0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0})));
+  y.backward(arange(1, 11, 1, TensorOptions().dtype(kFloat64)).view({1, 1, 10}));
+  EXPECT_TRUE(
+      x.grad().view({10}).equal(tensor({3.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 0.0})));
+}
+
 TEST(FunctionalInterpolate, ErrorsAndTheUpsampleModule) {
   const Tensor x = ones({1, 2, 3, 4});
   using F::InterpolateFuncOptions;
@@ -269,7 +328,28 @@ TEST(FunctionalInterpolate, ErrorsAndTheUpsampleModule) {
       "linear takes a 3-D input [N, C, *spatial], got [1, 2, 3, 4]");
   testing::expect_error_containing(
       [&] { (void)F::interpolate(x, InterpolateFuncOptions().size({2}).align_corners(true)); },
-      "align_corners can only be set with the linear modes");
+      "align_corners can only be set with the linear, bilinear, bicubic and trilinear modes, "
+      "not nearest");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(
+            x,
+            InterpolateFuncOptions().size({2}).mode(F::InterpolateMode::Area).align_corners(false));
+      },
+      "align_corners can only be set with the linear, bilinear, bicubic and trilinear modes, "
+      "not area");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(ones({1, 2, 3}),
+                             InterpolateFuncOptions().size({2}).mode(F::InterpolateMode::Bicubic));
+      },
+      "bicubic takes a 4-D input [N, C, *spatial], got [1, 2, 3]");
+  testing::expect_error_containing(
+      [&] {
+        (void)F::interpolate(x.to(kInt64),
+                             InterpolateFuncOptions().size({2}).mode(F::InterpolateMode::Area));
+      },
+      "area needs a floating point input, got int64");
   testing::expect_error_containing(
       [&] { (void)F::interpolate(x, InterpolateFuncOptions().scale_factor({0.1})); },
       "scale factor 0.1 makes dimension 2 of size 3 empty");

@@ -56,4 +56,28 @@ CASES = {
     "interpolate_bilinear_size_align_corners":
         Case(lambda x: F.interpolate(x, size=(5, 2), mode="bilinear", align_corners=True),
              [S(2, 1, 3, 4)]),
+    # Appended so the cases above keep their draws. A scale factor of 1.05 keeps 10 elements but
+    # still maps positions by 1 / 1.05. Forward only: PyTorch's backward copies the gradient
+    # through unchanged when the sizes match, which is not its forward's gradient (accel's is,
+    # as the finite-difference check confirms).
+    "interpolate_nearest_scale_keeps_size":
+        Case(lambda x: F.interpolate(x, scale_factor=1.05), [S(1, 2, 10)], grad=False),
+    "interpolate_nearest_exact":
+        Case(lambda x: F.interpolate(x, scale_factor=(2.5, 0.6), mode="nearest-exact"),
+             [S(1, 2, 3, 5)]),
+    "interpolate_bicubic":
+        Case(lambda x: F.interpolate(x, scale_factor=2, mode="bicubic"), [S(1, 2, 3, 4)]),
+    "interpolate_bicubic_downscale":
+        Case(lambda x: F.interpolate(x, scale_factor=0.6, mode="bicubic"), [S(1, 1, 7, 9)]),
+    "interpolate_bicubic_align_corners":
+        Case(lambda x: F.interpolate(x, size=(2, 5), mode="bicubic", align_corners=True),
+             [S(2, 1, 5, 4)]),
+    "interpolate_trilinear":
+        Case(lambda x: F.interpolate(x, size=(3, 4, 2), mode="trilinear"), [S(1, 2, 2, 3, 4)]),
+    "interpolate_area_downscale":
+        Case(lambda x: F.interpolate(x, size=(3, 2), mode="area"), [S(1, 2, 7, 5)]),
+    "interpolate_area_upscale":
+        Case(lambda x: F.interpolate(x, size=7, mode="area"), [S(2, 1, 4)]),
+    "interpolate_area_3d":
+        Case(lambda x: F.interpolate(x, scale_factor=0.5, mode="area"), [S(1, 1, 4, 4, 6)]),
 }

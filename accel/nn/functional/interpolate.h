@@ -1,6 +1,6 @@
-// torch.nn.functional.interpolate for nearest and (bi)linear resampling of the spatial dims of a
-// [N, C, *spatial] tensor, as PyTorch computes them; nn::Upsample (nn/modules/upsample.h) wraps
-// it.
+// torch.nn.functional.interpolate: nearest, linear, bicubic and area resampling of the spatial
+// dims of a [N, C, *spatial] tensor, as PyTorch computes them; nn::Upsample
+// (nn/modules/upsample.h) wraps it.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,14 @@
 
 namespace accel::nn::functional {
 
-// Nearest: each output takes the input element at floor(position * scale) (any of 1-3 spatial
-// dims). Linear (3-D inputs) and Bilinear (4-D): weights of the two neighbours along each dim.
-enum class InterpolateMode { Nearest, Linear, Bilinear };
-const char* mode_name(InterpolateMode mode);  // "nearest", "linear", "bilinear"
+// Nearest: each output takes the input element at floor(position * scale); NearestExact at
+// floor((position + 0.5) * scale) (both any of 1-3 spatial dims). Linear (3-D inputs), Bilinear
+// (4-D) and Trilinear (5-D): weights of the two neighbours along each dim. Bicubic (4-D): Keys'
+// cubic convolution (a = -0.75) over four neighbours along each dim, edges repeated. Area (1-3
+// spatial dims): the average of each output's window, as adaptive average pooling.
+enum class InterpolateMode { Nearest, NearestExact, Linear, Bilinear, Bicubic, Trilinear, Area };
+// "nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area"
+const char* mode_name(InterpolateMode mode);
 
 struct InterpolateFuncOptions {
   // The output's spatial sizes: one for every spatial dim, or one for all of them.
@@ -32,8 +36,8 @@ struct InterpolateFuncOptions {
     mode_ = value;
     return *this;
   }
-  // Linear modes only: true maps the corner elements of input and output onto each other; false
-  // (the default) treats elements as areas, as PyTorch.
+  // Linear and bicubic modes only: true maps the corner elements of input and output onto each
+  // other; false (the default) treats elements as areas, as PyTorch.
   InterpolateFuncOptions& align_corners(bool value) {
     align_corners_ = value;
     return *this;
