@@ -95,17 +95,19 @@ inline constexpr double kAddLargeBytes = 3.0 * kLargeNumel * sizeof(float);
 inline constexpr const char* kTranspose = "transpose copy [2048x2048]";
 inline constexpr int64_t kTransposeSize = 2048;
 
-// Element-wise functions built on exp, tanh or erf (forward, float32): where a library's
-// vectorized transcendental math shows.
-enum class Activation { Exp, Tanh, Sigmoid, Gelu, Silu };
+// Element-wise functions built on exp, tanh or erf, and branchy activations (forward,
+// float32): where a library's vectorized transcendental math and selects show.
+enum class Activation { Exp, Tanh, Sigmoid, Gelu, Silu, Elu, Softplus, Hardswish, Mish };
 struct ActivationShape {
   const char* name;
   Activation function;
 };
 inline constexpr ActivationShape kActivations[] = {
-    {"exp[1M]", Activation::Exp},         {"tanh[1M]", Activation::Tanh},
-    {"sigmoid[1M]", Activation::Sigmoid}, {"gelu[1M]", Activation::Gelu},
-    {"silu[1M]", Activation::Silu},
+    {"exp[1M]", Activation::Exp},           {"tanh[1M]", Activation::Tanh},
+    {"sigmoid[1M]", Activation::Sigmoid},   {"gelu[1M]", Activation::Gelu},
+    {"silu[1M]", Activation::Silu},         {"elu[1M]", Activation::Elu},
+    {"softplus[1M]", Activation::Softplus}, {"hardswish[1M]", Activation::Hardswish},
+    {"mish[1M]", Activation::Mish},
 };
 inline constexpr int64_t kActivationNumel = int64_t{1} << 20;
 
@@ -235,6 +237,14 @@ Tensor apply(Activation function, const Tensor& x) {
       return gelu(x);
     case Activation::Silu:
       return silu(x);
+    case Activation::Elu:
+      return elu(x);
+    case Activation::Softplus:
+      return softplus(x);
+    case Activation::Hardswish:
+      return hardswish(x);
+    case Activation::Mish:
+      return mish(x);
   }
   return x;
 }

@@ -15,6 +15,7 @@
 #include "accel/base/int_array_ref.h"
 #include "accel/base/scalar_type.h"
 #include "accel/base/stream.h"
+#include "accel/kernels/common/activation_math.h"
 #include "accel/kernels/common/batch_norm_shape.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/common/conv_geometry.h"
@@ -65,6 +66,12 @@ struct Backend {
   // grad_in = grad where min < x < max, else 0, over Loop<3>(grad_in, grad, x).
   void (*clamp_backward)(ScalarType dtype, const Loop<3>& loop, const void* min, const void* max,
                          const Stream& stream);
+  // out = f(x) over Loop<2>(out, x), for a floating dtype.
+  void (*activation)(const math::Activation& f, ScalarType dtype, const Loop<2>& loop,
+                     const Stream& stream);
+  // grad_in = f's backward(grad, x) over Loop<3>(grad_in, grad, x).
+  void (*activation_backward)(const math::Activation& f, ScalarType dtype, const Loop<3>& loop,
+                              const Stream& stream);
   // out = a op b over Loop<3>(out, a, b), all of dtype (out is bool for comparisons); add and
   // sub take alpha: out = a + alpha * b.
   void (*binary)(math::BinaryOp op, ScalarType dtype, const Loop<3>& loop, double alpha,

@@ -6,7 +6,9 @@
 
 #include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/dropout.h"
 #include "accel/nn/functional/interpolate.h"
+#include "accel/nn/functional/linear.h"
 #include "accel/nn/functional/pad.h"
 #include "accel/nn/modules/upsample.h"
 #include "support/expect_error.h"

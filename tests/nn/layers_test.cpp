@@ -586,35 +586,6 @@ TEST(Embedding, FunctionalFormMatchesTheModule) {
                           "padding_idx must be within [-6, 6), got 6");
 }
 
-TEST(Activations, FunctionalNamesAreTheCoreOps) {
-  Tensor x = randn({3, 4});
-  EXPECT_TRUE(F::relu(x).equal(relu(x)));
-  EXPECT_TRUE(F::gelu(x, "tanh").equal(gelu(x, "tanh")));
-  EXPECT_TRUE(F::silu(x).equal(silu(x)));
-  EXPECT_TRUE(F::sigmoid(x).equal(sigmoid(x)));
-  EXPECT_TRUE(F::tanh(x).equal(tanh(x)));
-  EXPECT_TRUE(F::softmax(x, 1).equal(softmax(x, 1)));
-  EXPECT_TRUE(F::log_softmax(x, -1).equal(log_softmax(x, -1)));
-}
-
-TEST(Activations, ModulesMatchOps) {
-  Tensor x = randn({3, 4});
-  EXPECT_TRUE(nn::ReLU()->forward(x).equal(relu(x)));
-  EXPECT_TRUE(nn::GELU()->forward(x).equal(gelu(x)));
-  EXPECT_TRUE(nn::SiLU()->forward(x).equal(silu(x)));
-  EXPECT_TRUE(nn::Sigmoid()->forward(x).equal(sigmoid(x)));
-  EXPECT_TRUE(nn::Tanh()->forward(x).equal(tanh(x)));
-  EXPECT_TRUE(nn::Identity()->forward(x).is_same(x));
-  EXPECT_EQ(nn::Flatten(0)->forward(x).sizes(), IntArrayRef({12}));
-  EXPECT_THROW(nn::GELU("exact"), Error);
-}
-
-TEST(Activations, LeakyReluGradientAtZeroIsSlope) {
-  Tensor x = tensor({-1.0, 0.0, 2.0}).requires_grad_();
-  nn::LeakyReLU(0.1)->forward(x).sum().backward();
-  EXPECT_TRUE(x.grad().allclose(tensor({0.1, 0.1, 1.0})));
-}
-
 TEST(MultiheadAttention, ParametersAndInitializationAsPyTorch) {
   manual_seed(4);
   nn::MultiheadAttention mha(64, 8);

@@ -11,7 +11,8 @@ class Spec:
 
     domain: "normal" (standard normal), "positive" (uniform in [0.5, 2]), "unit" (uniform in
     [-0.9, 0.9]), "distinct" (a shuffled grid: no ties, for max/sort-like ops), "int:LO:HI"
-    (int64 uniform in [LO, HI)), "bool".
+    (int64 uniform in [LO, HI)), "bool", "grid:START:STEP" (START, START + STEP, ... in
+    row-major order: exact values that land on an op's kinks; draws nothing).
     """
     shape: tuple
     domain: str = "normal"
@@ -46,6 +47,12 @@ def draw(spec, g):
     if d.startswith("int:"):
         _, lo, hi = d.split(":")
         return torch.randint(int(lo), int(hi), shape, generator=g, dtype=torch.int64)
+    if d.startswith("grid:"):
+        _, start, step = d.split(":")
+        n = 1
+        for s in shape:
+            n *= s
+        return (float(start) + float(step) * torch.arange(n, dtype=torch.float64)).reshape(shape)
     if d == "bool":
         return torch.rand(shape, generator=g) > 0.5
     raise ValueError(f"unknown domain {d}")

@@ -3,6 +3,7 @@
 // drop it on their way in.
 #include "accel/kernels/cpu/cpu_backend.h"
 
+#include "accel/kernels/cpu/activation.h"
 #include "accel/kernels/cpu/allclose.h"
 #include "accel/kernels/cpu/batch_norm.h"
 #include "accel/kernels/cpu/binary.h"
@@ -45,6 +46,8 @@ constinit const Backend kCpuBackend = {
     .unary_backward = WithoutStream<&cpu::unary_backward>::call,
     .clamp = WithoutStream<&cpu::clamp>::call,
     .clamp_backward = WithoutStream<&cpu::clamp_backward>::call,
+    .activation = WithoutStream<&cpu::activation>::call,
+    .activation_backward = WithoutStream<&cpu::activation_backward>::call,
     .binary = WithoutStream<&cpu::binary>::call,
     .where = WithoutStream<&cpu::where>::call,
     .fill_where = WithoutStream<&cpu::fill_where>::call,

@@ -1,10 +1,10 @@
 // Vectors of 64 bytes (16 floats or 8 doubles) on which the element-wise formulas of
-// kernels/common/unary_math.h run unchanged: arithmetic operators, a scalar converts to a
-// broadcast vector, and exp, log, log1p, expm1, sin, cos, tanh and double erf come from SLEEF (the
-// vectorized libm PyTorch's CPU kernels use, within 1 ulp; tanh within 3.5), one call per register
-// of the widest instruction set the build targets; float erf is accel's own (within 0.7 ulp). Found
-// by argument-dependent lookup, so a formula that calls `exp(x)` unqualified gets std::exp for a
-// scalar and these for a vector.
+// kernels/common/unary_math.h and activation_math.h run unchanged: arithmetic operators,
+// comparisons to masks and if_else, a scalar converts to a broadcast vector, and exp, log, log1p,
+// expm1, sin, cos, tanh and double erf come from SLEEF (the vectorized libm PyTorch's CPU kernels
+// use, within 1 ulp; tanh within 3.5), one call per register of the widest instruction set the
+// build targets; float erf is accel's own (within 0.7 ulp). Found by argument-dependent lookup, so
+// a formula that calls `exp(x)` unqualified gets std::exp for a scalar and these for a vector.
 #pragma once
 
 #include <sleef.h>
@@ -59,6 +59,35 @@ MathVector<A> operator/(MathVector<A> a, MathVector<A> b) {
 template <typename A>
 MathVector<A> operator-(MathVector<A> a) {
   return MathVector<A>::of(-a.lanes);
+}
+
+// Lane-wise comparisons give masks (all bits set where true), which combine with & and | and
+// pick lanes with if_else: the branches of kernels/common/activation_math.h's formulas.
+template <typename A>
+struct MathMask {
+  decltype(Vector<A>{} < Vector<A>{}) lanes;
+};
+#define ACCEL_MATH_VECTOR_COMPARISON(op)                      \
+  template <typename A>                                       \
+  MathMask<A> operator op(MathVector<A> a, MathVector<A> b) { \
+    return {a.lanes op b.lanes};                              \
+  }
+ACCEL_MATH_VECTOR_COMPARISON(<)
+ACCEL_MATH_VECTOR_COMPARISON(<=)
+ACCEL_MATH_VECTOR_COMPARISON(>)
+ACCEL_MATH_VECTOR_COMPARISON(>=)
+#undef ACCEL_MATH_VECTOR_COMPARISON
+template <typename A>
+MathMask<A> operator&(MathMask<A> a, MathMask<A> b) {
+  return {a.lanes & b.lanes};
+}
+template <typename A>
+MathMask<A> operator|(MathMask<A> a, MathMask<A> b) {
+  return {a.lanes | b.lanes};
+}
+template <typename A>
+MathVector<A> if_else(MathMask<A> condition, MathVector<A> a, MathVector<A> b) {
+  return MathVector<A>::of(condition.lanes ? a.lanes : b.lanes);
 }
 
 // f applied to each register-sized part of v (Part: the type f takes, at most 64 bytes).

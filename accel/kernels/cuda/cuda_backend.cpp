@@ -2,6 +2,7 @@
 // kernel runs on the stream it is given, asynchronously to the host.
 #include "accel/kernels/cuda/cuda_backend.h"
 
+#include "accel/kernels/cuda/activation.h"
 #include "accel/kernels/cuda/batch_norm.h"
 #include "accel/kernels/cuda/binary.h"
 #include "accel/kernels/cuda/copy.h"
@@ -29,6 +30,8 @@ constinit const Backend kCudaBackend = {
     .unary_backward = cuda::unary_backward,
     .clamp = cuda::clamp,
     .clamp_backward = cuda::clamp_backward,
+    .activation = cuda::activation,
+    .activation_backward = cuda::activation_backward,
     .binary = cuda::binary,
     .where = cuda::where,
     .fill_where = cuda::fill_where,

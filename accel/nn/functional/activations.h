@@ -1,39 +1,55 @@
-// Functional layers built from core ops (torch.nn.functional's linear, activations, dropout
-// and embedding): the nn modules call these, and user code may call them directly. The
-// activations that are core ops (accel::relu, ...) are here under their F:: names too.
+// torch.nn.functional's activation functions. The element-wise ones are core ops (ops.h and
+// core/activation.h) and appear here under their F:: names; prelu, rrelu, glu and softmin
+// compose core ops, which supply their gradients.
 #pragma once
 
-#include <optional>
-
+#include "accel/core/activation.h"
 #include "accel/core/ops.h"
 #include "accel/core/random.h"
 #include "accel/core/tensor.h"
 
 namespace accel::nn::functional {
 
+using ::accel::celu;
+using ::accel::elu;
 using ::accel::gelu;
+using ::accel::hardshrink;
+using ::accel::hardsigmoid;
+using ::accel::hardswish;
+using ::accel::hardtanh;
+using ::accel::leaky_relu;
 using ::accel::log_softmax;
+using ::accel::mish;
 using ::accel::relu;
+using ::accel::relu6;
+using ::accel::selu;
 using ::accel::sigmoid;
 using ::accel::silu;
 using ::accel::softmax;
+using ::accel::softplus;
+using ::accel::softshrink;
+using ::accel::softsign;
 using ::accel::tanh;
+using ::accel::tanhshrink;
+using ::accel::threshold;
 
-// input [..., in_features] x weight [out_features, in_features]^T (+ bias [out_features]).
-Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+// log(sigmoid(x)) (torch's log_sigmoid under its functional name).
+Tensor logsigmoid(const Tensor& input);
 
-// x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as PyTorch).
-Tensor leaky_relu(const Tensor& input, double negative_slope = 0.01);
+// x where x > 0, else weight * x: one slope for all (weight of one element) or one per channel
+// (weight of C elements for an input [N, C, ...]).
+Tensor prelu(const Tensor& input, const Tensor& weight);
 
-// In training, zeroes each element with probability p and scales the rest by 1 / (1 - p);
-// otherwise returns input unchanged.
-Tensor dropout(const Tensor& input, double p = 0.5, bool training = true,
-               Generator* generator = nullptr);
+// leaky_relu whose negative slope is drawn uniformly from [lower, upper] for every element in
+// training, and is (lower + upper) / 2 otherwise.
+Tensor rrelu(const Tensor& input, double lower = 1.0 / 8, double upper = 1.0 / 3,
+             bool training = false, Generator* generator = nullptr);
 
-// The rows of weight [num_embeddings, embedding_dim] that integer `indices` (any shape) pick:
-// [*indices.shape, embedding_dim]. Rows picked at padding_idx pass no gradient.
-Tensor embedding(const Tensor& indices, const Tensor& weight,
-                 std::optional<int64_t> padding_idx = std::nullopt);
+// a * sigmoid(b), where a and b are the two halves of input along dim (whose size must be even).
+Tensor glu(const Tensor& input, int64_t dim = -1);
+
+// softmax(-x) along dim.
+Tensor softmin(const Tensor& input, int64_t dim);
 
 }  // namespace accel::nn::functional
 

@@ -7,7 +7,7 @@
 
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
-#include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/dropout.h"
 
 namespace accel::nn::functional {
 

@@ -9,8 +9,9 @@
 
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
-#include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/dropout.h"
+#include "accel/nn/functional/linear.h"
 #include "accel/nn/functional/pad.h"
 
 namespace accel::nn::functional {

@@ -2,7 +2,7 @@
 // layer is built.
 #include "accel/nn/modules/dropout.h"
 
-#include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/dropout.h"
 
 namespace accel::nn {
 

@@ -4,7 +4,7 @@
 
 #include "accel/core/autograd/grad_mode.h"
 #include "accel/core/factories.h"
-#include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/embedding.h"
 #include "accel/nn/init.h"
 
 namespace accel::nn {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "accel/core/factories.h"
-#include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/linear.h"
 #include "accel/nn/init.h"
 
 namespace accel::nn {

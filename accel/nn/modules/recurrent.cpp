@@ -9,7 +9,7 @@
 
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
-#include "accel/nn/functional/activations.h"
+#include "accel/nn/functional/dropout.h"
 #include "accel/nn/init.h"
 
 namespace accel::nn {
