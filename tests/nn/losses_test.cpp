@@ -152,6 +152,24 @@ const std::vector<OpCase> kLossCases = {
        return F::kl_div(x[0], x[1],
                         F::KLDivFuncOptions().reduction(F::KLDivReduction::Sum).log_target(true));
      }},
+    {"poisson_nll", [](const V& x) { return F::poisson_nll_loss(x[0], x[1]); }},
+    {"poisson_nll_rates_full_sum",
+     [](const V& x) {
+       return F::poisson_nll_loss(
+           x[0], x[1],
+           F::PoissonNLLLossFuncOptions().log_input(false).full(true).reduction(Reduction::Sum));
+     }},
+    {"gaussian_nll", [](const V& x) { return F::gaussian_nll_loss(x[0], x[1], x[2]); }},
+    {"gaussian_nll_shared_var_full_sum",
+     [](const V& x) {
+       return F::gaussian_nll_loss(
+           x[0], x[1], x[2], F::GaussianNLLLossFuncOptions().full(true).reduction(Reduction::Sum));
+     }},
+    {"gaussian_nll_var_dim_1_none",
+     [](const V& x) {
+       return F::gaussian_nll_loss(x[0], x[1], x[2],
+                                   F::GaussianNLLLossFuncOptions().reduction(Reduction::None));
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(LossOps, "ops_nn_losses.json", kLossCases);
@@ -428,6 +446,43 @@ TEST(RegressionLosses, ATargetOfAnotherShapeWarnsOnce) {
             "which is likely a mistake (unsqueeze or view the target to the input's shape)");
   EXPECT_EQ(warnings[1].rfind("l1_loss: target size [4]", 0), 0u) << warnings[1];
   EXPECT_EQ(warnings[2].rfind("smooth_l1_loss: target size [1] differs", 0), 0u) << warnings[2];
+}
+
+TEST(GaussianNLLLoss, ClampsTheVarianceInValueOnly) {
+  const Tensor input = zeros({2}, kFloat64);
+  const Tensor target = ones({2}, kFloat64);
+  const Tensor var = tensor({0.0, 4.0}).requires_grad_();
+  const Tensor loss = F::gaussian_nll_loss(
+      input, target, var, F::GaussianNLLLossFuncOptions().eps(0.5).reduction(Reduction::None));
+  // var 0 counts as eps = 0.5: (log 0.5 + 1 / 0.5) / 2; the gradient, taken there, reaches var.
+  EXPECT_NEAR(loss[0].item<double>(), (std::log(0.5) + 2) / 2, 1e-12);
+  EXPECT_NEAR(loss[1].item<double>(), (std::log(4.0) + 0.25) / 2, 1e-12);
+  loss.sum().backward();
+  EXPECT_NEAR(var.grad()[0].item<double>(), (1 / 0.5 - 1 / 0.25) / 2, 1e-12);
+}
+
+TEST(GaussianNLLLoss, BadVariances) {
+  const Tensor x = zeros({3, 4});
+  expect_error(
+      [&] {
+        F::gaussian_nll_loss(x, x, full({3, 4}, -1.0));
+      },
+      {"gaussian_nll_loss", "var has negative entries (smallest -1)"});
+  expect_error(
+      [&] {
+        F::gaussian_nll_loss(x, x, ones({3, 2}));
+      },
+      {"gaussian_nll_loss", "var of shape [3, 2] does not fit input [3, 4]"});
+  expect_error([&] { F::gaussian_nll_loss(x, x, ones({4})); }, {"var of shape [4]"});
+  EXPECT_EQ(nn::GaussianNLLLoss()->forward(x, x, ones({1, 4})).dim(), 0);
+}
+
+TEST(PoissonNLLLoss, ModuleMatchesFunction) {
+  const Tensor x = randn({3, 4});
+  const Tensor y = rand({3, 4}) * 3;
+  const auto options = F::PoissonNLLLossFuncOptions().full(true);
+  EXPECT_TRUE(nn::PoissonNLLLoss(options)->forward(x, y).equal(F::poisson_nll_loss(x, y, options)));
+  EXPECT_EQ(nn::PoissonNLLLoss()->name(), "PoissonNLLLoss");
 }
 
 }  // namespace

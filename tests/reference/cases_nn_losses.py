@@ -107,4 +107,15 @@ CASES = {
                         [S(3, 4), S(3, 4, domain="positive")]),
     "kl_div_log_target_sum": Case(lambda x, y: F.kl_div(x, y, reduction="sum", log_target=True),
                                   [S(3, 4), S(3, 4)]),
+    "poisson_nll": Case(F.poisson_nll_loss, [S(3, 4), S(3, 4, domain="positive")]),
+    "poisson_nll_rates_full_sum":
+        Case(lambda x, y: F.poisson_nll_loss(x, y, log_input=False, full=True, reduction="sum"),
+             [S(3, 4, domain="positive"), S(3, 4, domain="positive")]),
+    "gaussian_nll": Case(F.gaussian_nll_loss, [S(3, 4), S(3, 4), S(3, 4, domain="positive")]),
+    "gaussian_nll_shared_var_full_sum":
+        Case(lambda x, y, v: F.gaussian_nll_loss(x, y, v, full=True, reduction="sum"),
+             [S(3, 4), S(3, 4), S(3, domain="positive")]),
+    "gaussian_nll_var_dim_1_none":
+        Case(lambda x, y, v: F.gaussian_nll_loss(x, y, v, reduction="none"),
+             [S(3, 4), S(3, 4), S(3, 1, domain="positive")]),
 }

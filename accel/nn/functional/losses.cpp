@@ -5,8 +5,9 @@
 // backward.
 #include "accel/nn/functional/losses.h"
 
+#include <cmath>
+
 #include "accel/base/error.h"
-#include "accel/base/warning.h"
 #include "accel/core/autocast.h"
 #include "accel/core/autograd/function.h"
 #include "accel/core/backend.h"
@@ -14,68 +15,10 @@
 #include "accel/core/ops.h"
 #include "accel/core/stream.h"
 #include "accel/kernels/common/cross_entropy_math.h"
+#include "accel/nn/functional/loss_support.h"
 
 namespace accel::nn::functional {
 namespace {
-
-Tensor reduce(const Tensor& loss, Reduction reduction) {
-  switch (reduction) {
-    case Reduction::None:
-      return loss;
-    case Reduction::Sum:
-      return loss.sum();
-    case Reduction::Mean:
-      break;
-  }
-  return loss.mean();
-}
-
-void check_floating(const char* op, const Tensor& t, const char* what) {
-  ACCEL_CHECK(t.is_floating_point(), op, "expected a floating-point {}, got {}", what,
-              to_string(t.dtype()));
-}
-
-// Float inputs of a loss as the op wants them: float32 under autocast, else unchanged.
-Tensor loss_input(const char* op, const Tensor& t, const char* what) {
-  ACCEL_CHECK(t.defined(), op, "{} is undefined", what);
-  check_floating(op, t, what);
-  return autocast_input(t, CastPolicy::Float32);
-}
-
-// A regression target: floating targets follow the input's autocast policy, integer and
-// bool ones promote to the input's dtype (as PyTorch's type promotion does).
-Tensor loss_target(const char* op, const Tensor& target, const Tensor& input) {
-  ACCEL_CHECK(target.defined(), op, "target is undefined");
-  return target.is_floating_point() ? autocast_input(target, CastPolicy::Float32)
-                                    : target.to(input.dtype());
-}
-
-// An optional per-element weight, non-differentiable as in PyTorch, in the loss's dtype.
-Tensor optional_weight(const Tensor& weight, const Tensor& like) {
-  return weight.defined() ? weight.detach().to(like.dtype()) : Tensor();
-}
-
-// Element-wise losses between input and target broadcast together (PyTorch broadcasts them).
-void check_broadcastable(const char* op, const Tensor& input, const Tensor& target) {
-  (void)broadcast_shapes(input.sizes(), target.sizes(), op);
-}
-
-// An element-wise loss whose target broadcasts against an input of another shape: legal, but
-// a [N, 1] prediction against a [N] target silently averages N x N differences. PyTorch warns.
-void check_target_broadcasts(const char* op, const Tensor& input, const Tensor& target) {
-  check_broadcastable(op, input, target);
-  if (input.sizes() != target.sizes()) {
-    warn(op,
-         "target size {} differs from input size {}; they broadcast to {}, which is likely a "
-         "mistake (unsqueeze or view the target to the input's shape)",
-         target.sizes(), input.sizes(), broadcast_shapes(input.sizes(), target.sizes(), op));
-  }
-}
-
-void check_same_shape(const char* op, const Tensor& input, const Tensor& target) {
-  ACCEL_CHECK(input.sizes() == target.sizes(), op,
-              "target size {} must be the same as input size {}", target.sizes(), input.sizes());
-}
 
 // What nll_loss knows about class-index targets: the target with ignored positions replaced
 // by class 0 (safe to gather), each position's weight (weight[target], 0 where ignored) and
@@ -407,6 +350,59 @@ Tensor kl_div(const Tensor& input_, const Tensor& target_, const KLDivFuncOption
       break;
   }
   return loss.mean();
+}
+
+// exp(x) - y x with log_input, else x - y log(x + eps); full adds y log(y) - y +
+// log(2 pi y) / 2 where y > 1.
+Tensor poisson_nll_loss(const Tensor& input_, const Tensor& target_,
+                        const PoissonNLLLossFuncOptions& options) {
+  constexpr const char* op = "poisson_nll_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  check_broadcastable(op, input, target);
+  Tensor loss = options.log_input() ? input.exp() - target * input
+                                    : input - target * (input + options.eps()).log();
+  if (options.full()) {
+    const Tensor stirling = target * target.log() - target + (2 * M_PI * target).log() * 0.5;
+    loss = loss + stirling.masked_fill(target <= 1, 0);
+  }
+  return reduce(loss, options.reduction());
+}
+
+// The variance clamped at eps in value only: PyTorch clamps a copy in place without recording,
+// so the gradient reaches var as if unclamped.
+Tensor gaussian_nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& var_,
+                         const GaussianNLLLossFuncOptions& options) {
+  constexpr const char* op = "gaussian_nll_loss";
+  const Tensor input = loss_input(op, input_, "input");
+  const Tensor target = loss_target(op, target_, input);
+  Tensor var = loss_input(op, var_, "var");
+  check_broadcastable(op, input, target);
+  if (var.sizes() != input.sizes()) {
+    const IntArrayRef sizes = input.sizes();
+    if (input.dim() > 0 && var.sizes() == IntArrayRef(sizes.data(), sizes.size() - 1)) {
+      var = var.unsqueeze(-1);
+    } else {
+      int64_t mismatched = 0;
+      for (int64_t d = 0; d < input.dim() && var.dim() == input.dim(); ++d) {
+        if (var.size(d) != input.size(d)) mismatched += var.size(d);
+      }
+      ACCEL_CHECK(var.dim() == input.dim() && mismatched == 1, op,
+                  "var of shape {} does not fit input {}: give the input's shape, or it with "
+                  "one dim 1 or the last dim left out",
+                  var.sizes(), input.sizes());
+    }
+  }
+  {
+    NoGradGuard no_grad;
+    ACCEL_CHECK(var.numel() == 0 || var.amin().item<double>() >= 0, op,
+                "var has negative entries (smallest {})", var.amin().item<double>());
+  }
+  const Tensor clamped = var + (var.clamp_min(options.eps()) - var).detach();
+  const Tensor diff = input - target;
+  Tensor loss = (clamped.log() + diff * diff / clamped) * 0.5;
+  if (options.full()) loss = loss + 0.5 * std::log(2 * M_PI);
+  return reduce(loss, options.reduction());
 }
 
 }  // namespace accel::nn::functional
