@@ -1,7 +1,7 @@
-// Pooling tests: max, average and adaptive average pooling against PyTorch fixtures
+// Pooling tests: 1-D and 2-D max, average and adaptive pooling against PyTorch fixtures
 // (tests/reference/cases_nn_pooling.py) through the op harness and the nn layers, the argmax
-// indices, NaN propagation, windows with no tap inside the input, default strides and argument
-// errors.
+// indices, ties, NaN propagation, windows with no tap inside the input, default strides and
+// argument errors.
 #include "accel/core/pooling.h"
 
 #include <cmath>
@@ -62,6 +62,32 @@ const std::vector<OpCase> kPoolingCases = {
        return F::adaptive_avg_pool2d(x[0], {5, 4});
      }},
     {"adaptive_avg_pool2d_unbatched", [](const V& x) { return F::adaptive_avg_pool2d(x[0], 2); }},
+    {"max_pool1d",
+     [](const V& x) {
+       return nn::MaxPool1d(nn::MaxPool1dOptions(3).stride(2).padding(1))->forward(x[0]);
+     }},
+    {"max_pool1d_dilation_ceil_unbatched",
+     [](const V& x) {
+       return F::max_pool1d(x[0],
+                            {.kernel_size = 2, .stride = 2, .dilation = 2, .ceil_mode = true});
+     }},
+    {"avg_pool1d",
+     [](const V& x) {
+       return nn::AvgPool1d(nn::AvgPool1dOptions(3).stride(2).padding(1).count_include_pad(false))
+           ->forward(x[0]);
+     }},
+    {"avg_pool1d_ceil",
+     [](const V& x) { return F::avg_pool1d(x[0], {.kernel_size = 2, .ceil_mode = true}); }},
+    {"adaptive_avg_pool1d", [](const V& x) { return nn::AdaptiveAvgPool1d(3)->forward(x[0]); }},
+    {"adaptive_max_pool1d", [](const V& x) { return nn::AdaptiveMaxPool1d(4)->forward(x[0]); }},
+    {"adaptive_max_pool2d",
+     [](const V& x) {
+       return nn::AdaptiveMaxPool2d(std::vector<int64_t>{3, 2})->forward(x[0]);
+     }},
+    {"adaptive_max_pool2d_grow_unbatched",
+     [](const V& x) {
+       return F::adaptive_max_pool2d(x[0], {5, 4});
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(NnPooling, "ops_nn_pooling.json", kPoolingCases);
@@ -212,6 +238,70 @@ TEST(MaxPool2d, DefaultStrideIsTheKernelSize) {
   EXPECT_EQ(nn::MaxPool2d(2)->forward(zeros({2, 3, 28, 28})).sizes(), IntArrayRef({2, 3, 14, 14}));
   EXPECT_EQ(nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(1))->forward(zeros({1, 1, 4, 4})).sizes(),
             IntArrayRef({1, 1, 3, 3}));
+}
+
+TEST(AdaptiveMaxPool2d, IndicesAndGradientFollowTheFirstMaximumInRowMajorOrder) {
+  // One 3 x 3 window of ties and a 1 x 3 window: the first maximum in row-major order wins.
+  const Tensor x = tensor({0.0, 5.0, 5.0, 1.0, 5.0, 2.0, 3.0, 0.0, 4.0}).view({1, 3, 3});
+  const Tensor leaf = x.clone().requires_grad_();
+  auto [out, indices] = F::adaptive_max_pool2d_with_indices(leaf, {1, 1});
+  EXPECT_EQ(out.item<double>(), 5.0);
+  EXPECT_EQ(indices.item<int64_t>(), 1);
+  out.sum().backward();
+  EXPECT_TRUE(
+      leaf.grad().equal(tensor({0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}).view({1, 3, 3})));
+  auto [rows, row_indices] = F::adaptive_max_pool2d_with_indices(x, {3, 1});
+  EXPECT_TRUE(rows.equal(tensor({5.0, 5.0, 4.0}).view({1, 3, 1})));
+  EXPECT_TRUE(row_indices.equal(tensor({1, 4, 8}).view({1, 3, 1})));
+}
+
+TEST(Pooling1d, IndicesAreAlongTheLength) {
+  const Tensor x = tensor({1.0, 3.0, 2.0, 0.0, 4.0, 4.0}).view({1, 6});
+  auto [out, indices] = nn::MaxPool1d(nn::MaxPool1dOptions(2))->forward_with_indices(x);
+  EXPECT_TRUE(out.equal(tensor({3.0, 2.0, 4.0}).view({1, 3})));
+  EXPECT_TRUE(indices.equal(tensor({1, 2, 4}).view({1, 3})));
+  auto [adaptive, adaptive_indices] = nn::AdaptiveMaxPool1d(2)->forward_with_indices(x);
+  EXPECT_TRUE(adaptive.equal(tensor({3.0, 4.0}).view({1, 2})));
+  EXPECT_TRUE(adaptive_indices.equal(tensor({1, 4}).view({1, 2})));
+}
+
+TEST(Pooling1d, ErrorsNameTheOneDimensionalOp) {
+  expect_error_containing(
+      [] {
+        F::max_pool1d(zeros({2, 3, 4, 5}), {.kernel_size = 2});
+      },
+      "max_pool1d: expected a 2-D [C, L] or 3-D [N, C, L] input, got [2, 3, 4, 5]");
+  expect_error_containing(
+      [] {
+        F::max_pool1d(zeros({2, 3}), {.kernel_size = 4});
+      },
+      "max_pool1d: given input size [2, 3], the calculated output length 0 is "
+      "too small");
+  expect_error_containing(
+      [] {
+        F::avg_pool1d(zeros({2, 5}), {.kernel_size = 2, .padding = 2});
+      },
+      "avg_pool1d: pad should be non-negative and at most half of kernel size");
+  expect_error_containing(
+      [] {
+        F::avg_pool1d(zeros({2, 5}), {.kernel_size = 2, .dilation = 2});
+      },
+      "avg_pool1d: average pooling takes no dilation, got 2");
+  expect_error_containing(
+      [] {
+        F::adaptive_max_pool1d(zeros({2, 5}), 0);
+      },
+      "adaptive_max_pool1d: output_size must be positive, got 0");
+  expect_error_containing(
+      [] {
+        F::adaptive_max_pool2d(zeros({2, 5}), {2});
+      },
+      "adaptive_max_pool2d: expected a 3-D [C, H, W] or 4-D [N, C, H, W] input");
+  expect_error_containing(
+      [] {
+        F::adaptive_avg_pool1d(tensor({1, 2}).view({1, 2}), 1);
+      },
+      "adaptive_avg_pool1d: expected a floating point input, got int64");
 }
 
 }  // namespace

@@ -37,4 +37,16 @@ CASES = {
     "adaptive_avg_pool2d_global": Case(lambda x: F.adaptive_avg_pool2d(x, 1), [S(2, 3, 4, 5)]),
     "adaptive_avg_pool2d_grow": Case(lambda x: F.adaptive_avg_pool2d(x, (5, 4)), [S(1, 2, 3, 3)]),
     "adaptive_avg_pool2d_unbatched": Case(lambda x: F.adaptive_avg_pool2d(x, 2), [S(3, 5, 4)]),
+    # Appended so the cases above keep their draws.
+    "max_pool1d": Case(lambda x: F.max_pool1d(x, 3, 2, 1), [S(2, 3, 9)]),
+    "max_pool1d_dilation_ceil_unbatched":
+        Case(lambda x: F.max_pool1d(x, 2, 2, 0, 2, ceil_mode=True), [S(3, 8)]),
+    "avg_pool1d": Case(lambda x: F.avg_pool1d(x, 3, 2, 1, count_include_pad=False),
+                       [S(2, 3, 8)]),
+    "avg_pool1d_ceil": Case(lambda x: F.avg_pool1d(x, 2, ceil_mode=True), [S(1, 2, 7)]),
+    "adaptive_avg_pool1d": Case(lambda x: F.adaptive_avg_pool1d(x, 3), [S(2, 3, 7)]),
+    "adaptive_max_pool1d": Case(lambda x: F.adaptive_max_pool1d(x, 4), [S(2, 3, 7)]),
+    "adaptive_max_pool2d": Case(lambda x: F.adaptive_max_pool2d(x, (3, 2)), [S(2, 3, 7, 5)]),
+    "adaptive_max_pool2d_grow_unbatched":
+        Case(lambda x: F.adaptive_max_pool2d(x, (5, 4)), [S(2, 3, 3)]),
 }

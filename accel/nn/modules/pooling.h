@@ -1,10 +1,13 @@
-// Pooling layers: MaxPool2d, AvgPool2d and AdaptiveAvgPool2d, with PyTorch's options and
-// defaults (stride = kernel_size, no padding), forwarding to the pooling ops.
+// Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and AdaptiveMaxPool1d/2d,
+// with PyTorch's options and defaults (stride = kernel_size, no padding), forwarding to the
+// pooling functions.
 #pragma once
 
 #include <utility>
 #include <vector>
 
+#include "accel/core/arg.h"
+#include "accel/nn/functional/pooling.h"
 #include "accel/nn/module.h"
 
 namespace accel::nn {
@@ -96,5 +99,73 @@ class AdaptiveAvgPool2dImpl : public Module {
   std::vector<int64_t> output_size;
 };
 ACCEL_MODULE(AdaptiveAvgPool2d);
+
+struct MaxPool1dOptions {
+  MaxPool1dOptions(int64_t kernel_size) : kernel_size_(kernel_size) {}
+  ACCEL_ARG(int64_t, kernel_size);
+  ACCEL_ARG(std::optional<int64_t>, stride);  // none: kernel_size
+  ACCEL_ARG(int64_t, padding) = 0;
+  ACCEL_ARG(int64_t, dilation) = 1;
+  ACCEL_ARG(bool, ceil_mode) = false;
+};
+
+class MaxPool1dImpl : public Module {
+ public:
+  explicit MaxPool1dImpl(const MaxPool1dOptions& options_) : options(options_) {}
+  Tensor forward(const Tensor& input) override;
+  // The output and the argmax indices along L.
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
+  std::string extra_repr() const override;
+  MaxPool1dOptions options;
+};
+ACCEL_MODULE(MaxPool1d);
+
+struct AvgPool1dOptions {
+  AvgPool1dOptions(int64_t kernel_size) : kernel_size_(kernel_size) {}
+  ACCEL_ARG(int64_t, kernel_size);
+  ACCEL_ARG(std::optional<int64_t>, stride);  // none: kernel_size
+  ACCEL_ARG(int64_t, padding) = 0;
+  ACCEL_ARG(bool, ceil_mode) = false;
+  ACCEL_ARG(bool, count_include_pad) = true;
+};
+
+class AvgPool1dImpl : public Module {
+ public:
+  explicit AvgPool1dImpl(const AvgPool1dOptions& options_) : options(options_) {}
+  Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
+  AvgPool1dOptions options;
+};
+ACCEL_MODULE(AvgPool1d);
+
+class AdaptiveAvgPool1dImpl : public Module {
+ public:
+  explicit AdaptiveAvgPool1dImpl(int64_t output_size) : output_size(output_size) {}
+  Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
+  int64_t output_size;
+};
+ACCEL_MODULE(AdaptiveAvgPool1d);
+
+class AdaptiveMaxPool1dImpl : public Module {
+ public:
+  explicit AdaptiveMaxPool1dImpl(int64_t output_size) : output_size(output_size) {}
+  Tensor forward(const Tensor& input) override;
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
+  std::string extra_repr() const override;
+  int64_t output_size;
+};
+ACCEL_MODULE(AdaptiveMaxPool1d);
+
+class AdaptiveMaxPool2dImpl : public Module {
+ public:
+  // The output's spatial size: one value (square) or two (h, w).
+  explicit AdaptiveMaxPool2dImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
+  Tensor forward(const Tensor& input) override;
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
+  std::string extra_repr() const override;
+  std::vector<int64_t> output_size;
+};
+ACCEL_MODULE(AdaptiveMaxPool2d);
 
 }  // namespace accel::nn
