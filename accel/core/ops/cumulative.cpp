@@ -48,7 +48,7 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
   auto [out, src, d] = scan(a, dim, dtype, math::ScanOp::kSum, "cumsum");
   if (autograd::should_record(src)) {
     autograd::record("cumsum", {src}, out,
-                     [d, scalar = src.dim() == 0](const Tensor& grad, GradInputs& in) {
+                     [d = d, scalar = src.dim() == 0](const Tensor& grad, GradInputs& in) {
                        in[0] = scalar ? grad : reversed_cumsum(grad, d);
                      });
   }
@@ -60,7 +60,8 @@ Tensor cumprod(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
   if (autograd::should_record(src)) {
     autograd::record(
         "cumprod", {src}, out,
-        [d, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad, GradInputs& in) {
+        [d = d, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad,
+                                                                GradInputs& in) {
           const Tensor& x = sx.get();
           if (x.dim() == 0) {
             in[0] = grad;
