@@ -142,6 +142,8 @@ Tensor bmm(const Tensor& a, const Tensor& b);     // [b,n,k] x [b,k,m]
 Tensor view(const Tensor& a, IntArrayRef sizes);
 Tensor reshape(const Tensor& a, IntArrayRef sizes);
 Tensor flatten(const Tensor& a, int64_t start_dim = 0, int64_t end_dim = -1);
+// Splits dim into `sizes` (one of which may be -1, inferred), a view when a's strides allow.
+Tensor unflatten(const Tensor& a, int64_t dim, IntArrayRef sizes);
 Tensor squeeze(const Tensor& a);
 Tensor squeeze(const Tensor& a, int64_t dim);
 Tensor unsqueeze(const Tensor& a, int64_t dim);

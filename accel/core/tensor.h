@@ -232,6 +232,7 @@ class Tensor {
   Tensor view(IntArrayRef sizes) const;
   Tensor reshape(IntArrayRef sizes) const;
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
   Tensor squeeze() const;
   Tensor squeeze(int64_t dim) const;
   Tensor unsqueeze(int64_t dim) const;

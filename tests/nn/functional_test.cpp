@@ -1,7 +1,6 @@
-// The functional layers: linear, leaky_relu, pad, scaled_dot_product_attention and interpolate
-// against
-// PyTorch fixtures (tests/reference/cases_nn_functional.py), dropout's statistics and modes,
-// and errors.
+// The functional layers: linear, leaky_relu, pad, scaled_dot_product_attention, interpolate
+// and pixel_shuffle against PyTorch fixtures (tests/reference/cases_nn_functional.py), the
+// dropouts' statistics and modes, the padding and reshaping layers, and errors.
 #include <string>
 
 #include "accel/nn/functional/activations.h"
@@ -10,6 +9,10 @@
 #include "accel/nn/functional/interpolate.h"
 #include "accel/nn/functional/linear.h"
 #include "accel/nn/functional/pad.h"
+#include "accel/nn/functional/pixel_shuffle.h"
+#include "accel/nn/modules/dropout.h"
+#include "accel/nn/modules/padding.h"
+#include "accel/nn/modules/reshape.h"
 #include "accel/nn/modules/upsample.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
@@ -165,6 +168,9 @@ const std::vector<OpCase> kFunctionalCases = {
        return F::interpolate(
            x[0], F::InterpolateFuncOptions().scale_factor({0.5}).mode(F::InterpolateMode::Area));
      }},
+    {"pixel_shuffle", [](const V& x) { return nn::PixelShuffle(2)->forward(x[0]); }},
+    {"pixel_shuffle_unbatched", [](const V& x) { return F::pixel_shuffle(x[0], 3); }},
+    {"pixel_unshuffle", [](const V& x) { return nn::PixelUnshuffle(2)->forward(x[0]); }},
 };
 
 ACCEL_OP_TEST_SUITE(FunctionalOps, "ops_nn_functional.json", kFunctionalCases);
@@ -369,6 +375,110 @@ TEST(FunctionalInterpolate, ErrorsAndTheUpsampleModule) {
   // Integer tensors take nearest resampling.
   EXPECT_TRUE(F::interpolate(tensor({1, 2}).view({1, 1, 2}), InterpolateFuncOptions().size({4}))
                   .equal(tensor({1, 1, 2, 2}).view({1, 1, 4})));
+}
+
+TEST(FunctionalDropout, ChannelDropoutKeepsOrDropsWholeChannels) {
+  Generator gen(5);
+  const Tensor x = ones({8, 50, 3, 4});
+  const Tensor y = F::dropout2d(x, 0.4, true, &gen);
+  const Tensor per_channel = y.amax({2, 3});
+  // Each channel is all 0 or all 1 / (1 - p).
+  EXPECT_TRUE(y.amin({2, 3}).equal(per_channel));
+  const double kept = (per_channel > 0).to(kFloat64).mean().item<double>();
+  EXPECT_NEAR(kept, 0.6, 0.06);
+  EXPECT_NEAR(per_channel.max().item<double>(), 1 / 0.6, 1e-6);
+  // Unbatched 1-D and 3-D inputs draw per channel too.
+  const Tensor y1 = F::dropout1d(ones({40, 5}), 0.5, true, &gen);
+  EXPECT_TRUE(y1.amin({1}).equal(y1.amax({1})));
+  const Tensor y3 = nn::Dropout3d(0.5)->forward(ones({40, 2, 2, 2}));
+  EXPECT_TRUE(y3.amin({1, 2, 3}).equal(y3.amax({1, 2, 3})));
+  nn::Dropout2d layer(0.5);
+  layer->eval();
+  EXPECT_TRUE(layer->forward(x).is_same(x));
+}
+
+TEST(FunctionalDropout, AlphaDropoutKeepsMeanAndVariance) {
+  Generator gen(9);
+  const Tensor x = randn({200000}, kFloat64);
+  const Tensor y = F::alpha_dropout(x, 0.2, true, &gen);
+  EXPECT_NEAR(y.mean().item<double>(), 0.0, 0.01);
+  EXPECT_NEAR(y.var().item<double>(), 1.0, 0.02);
+  // Dropped elements all take one value: a * -1.758... + b.
+  const Tensor features = F::feature_alpha_dropout(randn({4, 30, 5}, kFloat64), 0.5, true, &gen);
+  EXPECT_EQ(features.sizes(), IntArrayRef({4, 30, 5}));
+  EXPECT_TRUE(F::alpha_dropout(x, 0.2, false).is_same(x));
+  EXPECT_TRUE(nn::AlphaDropout(0.3)->forward(x).sizes() == x.sizes());
+}
+
+TEST(FunctionalDropout, ChannelDropoutErrors) {
+  testing::expect_error_containing(
+      [] {
+        F::dropout1d(ones({2, 3, 4, 5}));
+      },
+      "dropout1d: expected a 2-D (unbatched) or 3-D (batched) input");
+  testing::expect_error_containing(
+      [] {
+        F::dropout2d(ones({2, 3}));
+      },
+      "dropout2d: expected a 4-D [N, C, H, W] input");
+  testing::expect_error_containing([] { F::dropout3d(ones({2, 3, 4})); }, "dropout3d");
+  testing::expect_error_containing([] { F::feature_alpha_dropout(ones({3}), 0.5, true); },
+                                   "feature_alpha_dropout: expected an input with a batch");
+  testing::expect_error_containing([] { nn::Dropout2d(2.0); }, "Dropout2d: p must be in [0, 1]");
+  testing::expect_error_containing(
+      [] {
+        F::dropout(tensor({1, 2}));
+      },
+      "dropout: expected a floating point input, got int64");
+}
+
+TEST(PaddingLayers, MatchPad) {
+  const Tensor x = randn({2, 3, 4, 5});
+  EXPECT_TRUE(nn::ZeroPad2d(1)->forward(x).equal(F::pad(x, {1, 1, 1, 1})));
+  EXPECT_TRUE(nn::ConstantPad1d(std::vector<int64_t>{2, 0}, 3.5)
+                  ->forward(x)
+                  .equal(F::pad(x, F::PadFuncOptions({2, 0}).value(3.5))));
+  EXPECT_TRUE(nn::ReflectionPad2d(std::vector<int64_t>{1, 2, 0, 1})
+                  ->forward(x)
+                  .equal(F::pad(x, F::PadFuncOptions({1, 2, 0, 1}).mode(F::PadMode::Reflect))));
+  EXPECT_TRUE(nn::ReplicationPad3d(1)->forward(x).equal(
+      F::pad(x, F::PadFuncOptions({1, 1, 1, 1, 1, 1}).mode(F::PadMode::Replicate))));
+  const Tensor sequence = randn({2, 3, 5});
+  EXPECT_TRUE(nn::CircularPad1d(2)->forward(sequence).equal(
+      F::pad(sequence, F::PadFuncOptions({2, 2}).mode(F::PadMode::Circular))));
+  EXPECT_EQ(nn::ZeroPad2d(1)->name(), "ZeroPad2d");
+  EXPECT_EQ(nn::ConstantPad1d(1, 2.0)->extra_repr(), "padding=[1, 1], value=2");
+  testing::expect_error_containing(
+      [] {
+        nn::ZeroPad2d(std::vector<int64_t>{1, 2, 3});
+      },
+      "ZeroPad2d: padding must be one value or 4, got [1, 2, 3]");
+}
+
+TEST(ReshapeLayers, UnflattenAndPixelShuffle) {
+  const Tensor x = randn({2, 12, 3});
+  EXPECT_EQ(nn::Unflatten(1, std::vector<int64_t>{3, -1})->forward(x).sizes(),
+            IntArrayRef({2, 3, 4, 3}));
+  EXPECT_TRUE(x.unflatten(-1, {3, 1}).equal(x.view({2, 12, 3, 1})));
+  testing::expect_error_containing(
+      [&] {
+        x.unflatten(1, {5, -1});
+      },
+      "unflatten: sizes [5, -1] don't multiply up to the size of dim "
+      "1 (12) of the input [2, 12, 3]");
+  const Tensor image = randn({2, 8, 3, 5});
+  EXPECT_TRUE(F::pixel_unshuffle(F::pixel_shuffle(image, 2), 2).equal(image));
+  testing::expect_error_containing(
+      [] {
+        F::pixel_shuffle(randn({2, 6, 3, 3}), 2);
+      },
+      "pixel_shuffle: the channel dim (6) of input [2, 6, 3, 3] must "
+      "be divisible by the square of upscale_factor (4)");
+  testing::expect_error_containing(
+      [] {
+        F::pixel_unshuffle(randn({1, 3, 5}), 2);
+      },
+      "pixel_unshuffle: the height and width (3 and 5)");
 }
 
 }  // namespace

@@ -80,4 +80,7 @@ CASES = {
         Case(lambda x: F.interpolate(x, size=7, mode="area"), [S(2, 1, 4)]),
     "interpolate_area_3d":
         Case(lambda x: F.interpolate(x, scale_factor=0.5, mode="area"), [S(1, 1, 4, 4, 6)]),
+    "pixel_shuffle": Case(lambda x: F.pixel_shuffle(x, 2), [S(2, 8, 3, 2)]),
+    "pixel_shuffle_unbatched": Case(lambda x: F.pixel_shuffle(x, 3), [S(9, 2, 1)]),
+    "pixel_unshuffle": Case(lambda x: F.pixel_unshuffle(x, 2), [S(2, 1, 3, 2, 4)]),
 }

@@ -121,6 +121,32 @@ Tensor flatten(const Tensor& a, int64_t start_dim, int64_t end_dim) {
   return a.reshape(shape);
 }
 
+Tensor unflatten(const Tensor& a, int64_t dim, IntArrayRef sizes) {
+  constexpr const char* op = "unflatten";
+  const int64_t d = wrap_dim(dim, a.dim(), op);
+  ACCEL_CHECK(!sizes.empty(), op, "sizes must be non-empty");
+  int64_t known = 1;
+  int64_t inferred = -1;  // the position of a -1 among sizes
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1 && inferred < 0) {
+      inferred = static_cast<int64_t>(i);
+    } else {
+      ACCEL_CHECK(sizes[i] >= 0, op, "sizes {} may hold one -1 and otherwise sizes >= 0", sizes);
+      known *= sizes[i];
+    }
+  }
+  const int64_t size = a.sizes()[d];
+  const bool fits = inferred >= 0 ? known > 0 && size % known == 0 : known == size;
+  ACCEL_CHECK(fits, op, "sizes {} don't multiply up to the size of dim {} ({}) of the input {}",
+              sizes, d, size, a.sizes());
+  DimVector shape(a.sizes().begin(), a.sizes().begin() + d);  // the dims before dim
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    shape.push_back(static_cast<int64_t>(i) == inferred ? size / known : sizes[i]);
+  }
+  for (int64_t rest = d + 1; rest < a.dim(); ++rest) shape.push_back(a.sizes()[rest]);
+  return a.view(shape);
+}
+
 Tensor squeeze(const Tensor& a) {
   DimVector sizes, strides;
   for (int64_t d = 0; d < a.dim(); ++d) {
@@ -299,6 +325,9 @@ Tensor Tensor::view(IntArrayRef sizes) const { return accel::view(*this, sizes);
 Tensor Tensor::reshape(IntArrayRef sizes) const { return accel::reshape(*this, sizes); }
 Tensor Tensor::flatten(int64_t start, int64_t end) const {
   return accel::flatten(*this, start, end);
+}
+Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
+  return accel::unflatten(*this, dim, sizes);
 }
 Tensor Tensor::squeeze() const { return accel::squeeze(*this); }
 Tensor Tensor::squeeze(int64_t dim) const { return accel::squeeze(*this, dim); }
