@@ -1,6 +1,7 @@
-// The functional layers: linear, leaky_relu, pad, scaled_dot_product_attention, interpolate
-// and pixel_shuffle against PyTorch fixtures (tests/reference/cases_nn_functional.py), the
-// dropouts' statistics and modes, the padding and reshaping layers, and errors.
+// The functional layers: linear, bilinear, leaky_relu, pad, scaled_dot_product_attention,
+// interpolate and pixel_shuffle against PyTorch fixtures (tests/reference/cases_nn_functional.py),
+// the dropouts' statistics and modes, the padding and reshaping layers, and errors.
+#include <cmath>
 #include <string>
 
 #include "accel/nn/functional/activations.h"
@@ -11,6 +12,7 @@
 #include "accel/nn/functional/pad.h"
 #include "accel/nn/functional/pixel_shuffle.h"
 #include "accel/nn/modules/dropout.h"
+#include "accel/nn/modules/linear.h"
 #include "accel/nn/modules/padding.h"
 #include "accel/nn/modules/reshape.h"
 #include "accel/nn/modules/upsample.h"
@@ -171,6 +173,9 @@ const std::vector<OpCase> kFunctionalCases = {
     {"pixel_shuffle", [](const V& x) { return nn::PixelShuffle(2)->forward(x[0]); }},
     {"pixel_shuffle_unbatched", [](const V& x) { return F::pixel_shuffle(x[0], 3); }},
     {"pixel_unshuffle", [](const V& x) { return nn::PixelUnshuffle(2)->forward(x[0]); }},
+    {"bilinear", [](const V& x) { return F::bilinear(x[0], x[1], x[2], x[3]); }},
+    {"bilinear_no_bias_batched", [](const V& x) { return F::bilinear(x[0], x[1], x[2]); }},
+    {"bilinear_vectors", [](const V& x) { return F::bilinear(x[0], x[1], x[2], x[3]); }},
 };
 
 ACCEL_OP_TEST_SUITE(FunctionalOps, "ops_nn_functional.json", kFunctionalCases);
@@ -479,6 +484,36 @@ TEST(ReshapeLayers, UnflattenAndPixelShuffle) {
         F::pixel_unshuffle(randn({1, 3, 5}), 2);
       },
       "pixel_unshuffle: the height and width (3 and 5)");
+}
+
+TEST(Bilinear, ParametersInitializationAndErrors) {
+  manual_seed(2);
+  nn::Bilinear layer(20, 3, 4);
+  EXPECT_EQ(layer->weight.sizes(), IntArrayRef({4, 20, 3}));
+  EXPECT_EQ(layer->parameters().size(), 2u);
+  const double bound = 1 / std::sqrt(20.0);
+  EXPECT_LE(layer->weight.abs().max().item<double>(), bound);
+  EXPECT_GT(layer->weight.abs().max().item<double>(), 0.9 * bound);
+  EXPECT_LE(layer->bias.abs().max().item<double>(), bound);
+  const Tensor x1 = randn({5, 20});
+  const Tensor x2 = randn({5, 3});
+  EXPECT_TRUE(layer->forward(x1, x2).allclose(F::bilinear(x1, x2, layer->weight, layer->bias)));
+  EXPECT_EQ(nn::Bilinear(nn::BilinearOptions(2, 3, 4).bias(false))->parameters().size(), 1u);
+  EXPECT_EQ(layer->extra_repr(), "in1_features=20, in2_features=3, out_features=4, bias=true");
+  testing::expect_error_containing(
+      [&] {
+        layer->forward(x1, randn({5, 4}));
+      },
+      "bilinear: expected input1 [*, 20] and input2 [*, 3]");
+  testing::expect_error_containing(
+      [&] {
+        layer->forward(x1, randn({6, 3}));
+      },
+      "bilinear: input1 [5, 20] and input2 [6, 3] must have the same "
+      "leading dims");
+  testing::expect_error_containing([] { nn::Bilinear(0, 3, 4); },
+                                   "Bilinear: in1_features, in2_features and out_features must be "
+                                   "positive, got 0, 3 and 4");
 }
 
 }  // namespace

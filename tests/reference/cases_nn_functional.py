@@ -83,4 +83,7 @@ CASES = {
     "pixel_shuffle": Case(lambda x: F.pixel_shuffle(x, 2), [S(2, 8, 3, 2)]),
     "pixel_shuffle_unbatched": Case(lambda x: F.pixel_shuffle(x, 3), [S(9, 2, 1)]),
     "pixel_unshuffle": Case(lambda x: F.pixel_unshuffle(x, 2), [S(2, 1, 3, 2, 4)]),
+    "bilinear": Case(F.bilinear, [S(4, 3), S(4, 2), S(5, 3, 2), S(5)]),
+    "bilinear_no_bias_batched": Case(F.bilinear, [S(2, 3, 3), S(2, 3, 2), S(4, 3, 2)]),
+    "bilinear_vectors": Case(F.bilinear, [S(3), S(2), S(4, 3, 2), S(4)]),
 }

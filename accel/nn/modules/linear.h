@@ -1,5 +1,6 @@
 // nn::Linear: y = x W^T + b over the last dimension, with PyTorch's default initialization
-// (kaiming_uniform_(a = sqrt(5)) on W, b uniform in +-1/sqrt(in_features)).
+// (kaiming_uniform_(a = sqrt(5)) on W, b uniform in +-1/sqrt(in_features)); nn::Bilinear:
+// y = x1^T A x2 + b, A and b uniform in +-1/sqrt(in1_features).
 #pragma once
 
 #include "accel/nn/module.h"
@@ -33,5 +34,35 @@ class LinearImpl : public Module {
   Tensor bias;    // [out_features], undefined without bias
 };
 ACCEL_MODULE(Linear);
+
+struct BilinearOptions {
+  BilinearOptions(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : in1_features_(in1_features), in2_features_(in2_features), out_features_(out_features) {}
+  BilinearOptions& bias(bool on) {
+    bias_ = on;
+    return *this;
+  }
+  int64_t in1_features_;
+  int64_t in2_features_;
+  int64_t out_features_;
+  bool bias_ = true;
+};
+
+class BilinearImpl : public Module {
+ public:
+  BilinearImpl(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : BilinearImpl(BilinearOptions(in1_features, in2_features, out_features)) {}
+  explicit BilinearImpl(const BilinearOptions& options);
+  // Redraws weight and bias uniformly in +-1/sqrt(in1_features), as PyTorch.
+  void reset_parameters();
+  using Module::forward;
+  Tensor forward(const Tensor& input1, const Tensor& input2);
+  std::string extra_repr() const override;
+
+  BilinearOptions options;
+  Tensor weight;  // [out_features, in1_features, in2_features]
+  Tensor bias;    // [out_features], undefined without bias
+};
+ACCEL_MODULE(Bilinear);
 
 }  // namespace accel::nn
