@@ -83,6 +83,54 @@ const std::vector<OpCase> kNormCases = {
        return bn->forward(x[3]);
      },
      {kFloat32}},
+    {"batch_norm_train_3d",
+     [](const V& x) {
+       nn::BatchNorm3d bn(3);
+       bn->to(x[0].dtype());
+       bn->weight = x[3];
+       bn->bias = x[4];
+       return bn->forward(x[0]);
+     }},
+    {"instance_norm_1d",
+     [](const V& x) {
+       nn::InstanceNorm1d norm(nn::InstanceNormOptions(3).affine(true));
+       norm->weight = x[1];
+       norm->bias = x[2];
+       return norm->forward(x[0]);
+     }},
+    {"instance_norm_2d_no_affine", [](const V& x) { return nn::InstanceNorm2d(3)->forward(x[0]); }},
+    {"instance_norm_eval",
+     [](const V& x) {
+       return F::instance_norm(x[0], x[1].detach(), x[2].detach(), x[3], x[4],
+                               /*use_input_stats=*/false);
+     }},
+    {"instance_norm_running_stats",
+     [](const V& x) {
+       nn::InstanceNorm2d norm(
+           nn::InstanceNormOptions(x[0].size(1)).momentum(0.2).track_running_stats(true));
+       norm->to(x[0].dtype());
+       for (const Tensor& batch : x) norm->forward(batch);
+       // PyTorch counts no batches for InstanceNorm.
+       EXPECT_EQ(norm->num_batches_tracked.item<int64_t>(), 0);
+       return cat({norm->running_mean, norm->running_var});
+     },
+     {kFloat32}},
+    {"rms_norm",
+     [](const V& x) {
+       nn::RMSNorm norm(std::vector<int64_t>{4});
+       norm->weight = x[1];
+       return norm->forward(x[0]);
+     }},
+    {"rms_norm_two_dims",
+     [](const V& x) {
+       return F::rms_norm(x[0], {2, 3}, {}, 1e-3);
+     }},
+    {"local_response_norm", [](const V& x) { return nn::LocalResponseNorm(3)->forward(x[0]); }},
+    {"local_response_norm_4d",
+     [](const V& x) {
+       return nn::LocalResponseNorm(nn::LocalResponseNormOptions(4).alpha(0.5).beta(0.6).k(2.0))
+           ->forward(x[0]);
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(NnNorm, "ops_nn_norm.json", kNormCases);
@@ -191,6 +239,92 @@ TEST(LayerNormGroupNorm, InputErrorsNameLayerAndShapes) {
         F::group_norm(zeros({2, 6, 3}, kInt64), 3);
       },
       "group_norm: expected a floating-point input");
+}
+
+TEST(InstanceNorm, UnbatchedInputNormalizesEachChannel) {
+  nn::InstanceNorm2d norm(2);
+  const Tensor x =
+      arange(18.0, kFloat64).reshape({2, 3, 3}).mul(arange(18.0, kFloat64).reshape({2, 3, 3}));
+  const Tensor y = norm->forward(x);
+  EXPECT_EQ(y.sizes(), x.sizes());
+  EXPECT_TRUE(allclose(y, norm->forward(x.unsqueeze(0)).squeeze(0)));
+  EXPECT_TRUE(allclose(y.mean({1, 2}), zeros({2}, kFloat64), 0, 1e-12));
+  EXPECT_TRUE(allclose(y.var({1, 2}, /*correction=*/0), ones({2}, kFloat64), 1e-4, 0));
+}
+
+TEST(InstanceNorm, StateDictAndEvalUseRunningStatisticsWhenTracked) {
+  nn::InstanceNorm1d plain(4);
+  EXPECT_TRUE(plain->state_dict().empty());
+  nn::InstanceNorm1d tracked(nn::InstanceNormOptions(2).track_running_stats(true).affine(true));
+  EXPECT_EQ(tracked->state_dict().keys(),
+            (std::vector<std::string>{"weight", "bias", "running_mean", "running_var",
+                                      "num_batches_tracked"}));
+  tracked->eval();
+  // Running statistics 0 and 1: eval leaves the input as it is (up to eps).
+  const Tensor x = randn({3, 2, 5});
+  EXPECT_TRUE(allclose(tracked->forward(x), x, 1e-4, 1e-5));
+}
+
+TEST(InstanceNorm, InputErrorsNameLayerAndShapes) {
+  expect_error_containing(
+      [] {
+        nn::InstanceNorm2d(3)->forward(zeros({2, 3}));
+      },
+      "InstanceNorm2d: expected input of shape [N, C, H, W] or [C, H, W]");
+  expect_error_containing(
+      [] {
+        nn::InstanceNorm1d(nn::InstanceNormOptions(3).affine(true))->forward(zeros({2, 4, 5}));
+      },
+      "with C = 3 (num_features), got [2, 4, 5]");
+  // Without parameters or statistics any channel count is accepted, as PyTorch.
+  EXPECT_EQ(nn::InstanceNorm1d(3)->forward(randn({2, 4, 5})).sizes(),
+            (std::vector<int64_t>{2, 4, 5}));
+  expect_error_containing(
+      [] {
+        F::instance_norm(zeros({2, 3, 1, 1}));
+      },
+      "instance_norm: expected more than 1 spatial element");
+  expect_error_containing(
+      [] {
+        F::instance_norm(zeros({2, 3, 4}), {}, {}, zeros({2}));
+      },
+      "instance_norm: expected weight of shape [3]");
+  expect_error_containing(
+      [] {
+        nn::BatchNorm3d(2)->forward(zeros({2, 2, 3, 3}));
+      },
+      "BatchNorm3d: expected input of shape [N, C, D, H, W]");
+}
+
+TEST(RMSNorm, DefaultEpsIsTheComputingTypesEpsilon) {
+  // mean(x^2) = 1e-8 next to float32's epsilon 1.19e-7 (PyTorch: 0.2782); float64's is negligible.
+  EXPECT_NEAR(F::rms_norm(full({1, 4}, 1e-4), {4})[0][0].item<double>(), 0.27822, 1e-4);
+  EXPECT_NEAR(F::rms_norm(full({1, 4}, 1e-4, kFloat64), {4})[0][0].item<double>(), 1.0, 1e-7);
+  const Tensor half = F::rms_norm(full({2, 4}, 1e-3, kFloat16), {4}, ones({4}));
+  EXPECT_EQ(half.dtype(), kFloat16);
+  // float32's epsilon, not float16's 9.8e-4: 1e-3 / sqrt(1e-6 + 1.19e-7) (PyTorch: 0.9453).
+  EXPECT_NEAR(half[0][0].item<double>(), 0.9453, 1e-3);
+}
+
+TEST(RMSNormLocalResponseNorm, ErrorsNameOpAndShapes) {
+  expect_error_containing(
+      [] {
+        nn::RMSNorm(std::vector<int64_t>{4})->forward(zeros({2, 5}));
+      },
+      "rms_norm: normalized_shape [4] must be non-empty and match the "
+      "trailing dims of input [2, 5]");
+  expect_error_containing(
+      [] {
+        F::rms_norm(zeros({2, 4}), {4}, zeros({3}));
+      },
+      "expected a floating-point weight of shape [4]");
+  expect_error_containing(
+      [] {
+        F::local_response_norm(zeros({2, 4}), 2);
+      },
+      "local_response_norm: expected input of shape [N, C, *] with 3 or more "
+      "dims, got [2, 4]");
+  expect_error_containing([] { nn::LocalResponseNorm(0); }, "size must be positive");
 }
 
 }  // namespace

@@ -62,6 +62,11 @@ TEST(ModulePrinting, LeafLayersShowTheirSettings) {
   EXPECT_EQ(printed(GroupNorm(2, 4)), "GroupNorm(2, 4, eps=1e-05, affine=true)");
   EXPECT_EQ(printed(BatchNorm1d(BatchNormOptions(3).momentum(std::nullopt))),
             "BatchNorm1d(3, eps=1e-05, momentum=none, affine=true, track_running_stats=true)");
+  EXPECT_EQ(printed(InstanceNorm2d(3)),
+            "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=false, track_running_stats=false)");
+  EXPECT_EQ(printed(RMSNorm(std::vector<int64_t>{4})),
+            "RMSNorm([4], eps=none, elementwise_affine=true)");
+  EXPECT_EQ(printed(LocalResponseNorm(3)), "LocalResponseNorm(3, alpha=0.0001, beta=0.75, k=1)");
   EXPECT_EQ(printed(Embedding(10, 3, 0)), "Embedding(10, 3, padding_idx=0)");
   EXPECT_EQ(printed(AvgPool2d(AvgPool2dOptions({2, 3}).stride(1))),
             "AvgPool2d(kernel_size=[2, 3], stride=[1, 1], padding=[0, 0], ceil_mode=false, "

@@ -1,7 +1,8 @@
 """Reference cases for the normalization layers (tests/nn/normalization_test.cpp): batch_norm
 in training and eval (running statistics as non-differentiated inputs), layer_norm and
 group_norm, plus BatchNorm2d/1d modules' running statistics after three training steps and
-their eval output afterwards."""
+their eval output afterwards; instance_norm (batch statistics, running statistics, their update),
+rms_norm and local_response_norm."""
 import torch
 import torch.nn.functional as F
 
@@ -32,6 +33,14 @@ def eval_after_training(x1, x2, x3, x):
     return bn(x)
 
 
+def instance_running_stats(x1, x2):
+    """InstanceNorm2d's running_mean and running_var, concatenated, after a train step per batch."""
+    norm = torch.nn.InstanceNorm2d(x1.shape[1], momentum=0.2, track_running_stats=True).double()
+    for x in (x1, x2):
+        norm(x.detach())
+    return torch.cat([norm.running_mean, norm.running_var])
+
+
 P = "positive"
 
 CASES = {
@@ -60,4 +69,19 @@ CASES = {
         [S(6, 4), S(6, 4), S(6, 4)], grad=False),
     "batchnorm2d_eval_after_training": Case(
         eval_after_training, [S(4, 2, 2, 2), S(4, 2, 2, 2), S(4, 2, 2, 2), S(2, 2, 3, 3)]),
+    "batch_norm_train_3d": Case(bn_train, [S(2, 3, 2, 2, 2), S(3), S(3, domain=P), S(3), S(3)]),
+    "instance_norm_1d": Case(lambda x, w, b: F.instance_norm(x, weight=w, bias=b),
+                             [S(2, 3, 4), S(3), S(3)]),
+    "instance_norm_2d_no_affine": Case(lambda x: F.instance_norm(x), [S(2, 3, 3, 2)]),
+    "instance_norm_eval": Case(
+        lambda x, rm, rv, w, b: F.instance_norm(x, rm.detach(), rv.detach(), w, b,
+                                                use_input_stats=False),
+        [S(2, 3, 4), S(3), S(3, domain=P), S(3), S(3)]),
+    "instance_norm_running_stats": Case(instance_running_stats, [S(2, 3, 2, 2), S(3, 3, 2, 2)],
+                                        grad=False),
+    "rms_norm": Case(lambda x, w: F.rms_norm(x, (4,), w), [S(3, 4), S(4)]),
+    "rms_norm_two_dims": Case(lambda x: F.rms_norm(x, (2, 3), eps=1e-3), [S(2, 2, 3)]),
+    "local_response_norm": Case(lambda x: F.local_response_norm(x, 3), [S(2, 5, 3)]),
+    "local_response_norm_4d": Case(
+        lambda x: F.local_response_norm(x, 4, alpha=0.5, beta=0.6, k=2.0), [S(2, 6, 2, 3)]),
 }

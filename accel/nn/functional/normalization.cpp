@@ -2,8 +2,9 @@
 // per-channel gradient sums and one pass for the input's gradient); sync_batch_norm as a
 // composition of mean/var/sub/mul/rsqrt, whose gradients come from the core ops' backward
 // formulas (its sums cross processes between them); group_norm as layer_norm's kernels over
-// each group, then the per-channel affine. The running statistics' update is written out,
-// without recording. layer_norm is in layer_norm.cpp.
+// each group, then the per-channel affine; instance_norm as batch_norm over a batch of one whose
+// channels are every sample's. The running statistics' update is written out, without recording.
+// layer_norm is in layer_norm.cpp.
 #include "accel/nn/functional/normalization.h"
 
 #include <cmath>
@@ -251,6 +252,45 @@ Tensor group_norm(const Tensor& input, int64_t groups, const Tensor& weight, con
       layer_norm(input.reshape({input.size(0), groups, group_size}), {group_size}, {}, {}, eps)
           .reshape(input.sizes());
   return affine(normalized, w, b, input.dtype());
+}
+
+Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                     const Tensor& weight, const Tensor& bias, bool use_input_stats,
+                     double momentum, double eps) {
+  constexpr const char* op = "instance_norm";
+  check_batch_norm_args(input, running_mean, running_var, op);
+  ACCEL_CHECK(use_input_stats || running_mean.defined(), op,
+              "running_mean and running_var are required when use_input_stats is false");
+  ACCEL_CHECK(input.is_floating_point(), op, "expected a floating-point input, got {}",
+              to_string(input.dtype()));
+  if (weight.defined()) per_channel(weight, input, op, "weight");
+  if (bias.defined()) per_channel(bias, input, op, "bias");
+  const int64_t samples = input.size(0);
+  const int64_t channels = input.size(1);
+  ACCEL_CHECK(!use_input_stats || input.numel() > samples * channels, op,
+              "expected more than 1 spatial element per channel when using the input's "
+              "statistics, got input size {}",
+              input.sizes());
+  // Sample n's channel c is channel n * C + c of a batch of one: the per-channel tensors repeat
+  // once per sample.
+  const auto per_sample = [samples](const Tensor& t) {
+    return t.defined() ? t.repeat({samples}) : t;
+  };
+  DimVector shape(input.sizes().begin(), input.sizes().end());
+  shape[0] = 1;
+  shape[1] = samples * channels;
+  const Tensor sample_means = per_sample(running_mean);
+  const Tensor sample_vars = per_sample(running_var);
+  const Tensor out =
+      batch_norm(input.reshape(as_ref(shape)), sample_means, sample_vars, per_sample(weight),
+                 per_sample(bias), use_input_stats, momentum, eps);
+  if (use_input_stats && running_mean.defined()) {
+    NoGradGuard no_grad;
+    Tensor mean_stat = running_mean, var_stat = running_var;
+    mean_stat.copy_(sample_means.reshape({samples, channels}).mean({0}));
+    var_stat.copy_(sample_vars.reshape({samples, channels}).mean({0}));
+  }
+  return out.reshape(input.sizes());
 }
 
 }  // namespace accel::nn::functional
