@@ -1,4 +1,5 @@
-// Convolution tests: F::conv1d / conv2d / conv_transpose2d and their layers against PyTorch
+// Convolution tests: F::conv1d / conv2d / conv_transpose1d / conv_transpose2d and their layers
+// (with every padding mode) against PyTorch
 // fixtures (tests/reference/cases_nn_conv.py) through the op harness, default initialization,
 // skipped input gradients, results independent of the thread count, and the errors for
 // mis-shaped inputs and bad options.
@@ -80,6 +81,38 @@ const std::vector<OpCase> kConvCases = {
      }},
     {"conv_transpose2d_unbatched",
      [](const V& x) { return F::conv_transpose2d(x[0], x[1], x[2], 2); }},
+    {"conv_transpose1d_basic",
+     [](const V& x) {
+       return layer_with<nn::ConvTranspose1d>(x, nn::ConvTranspose1dOptions(2, 3, 3));
+     }},
+    {"conv_transpose1d_strided_groups",
+     [](const V& x) {
+       return layer_with<nn::ConvTranspose1d>(x, nn::ConvTranspose1dOptions(4, 2, 3)
+                                                     .stride(3)
+                                                     .padding(1)
+                                                     .output_padding(2)
+                                                     .groups(2)
+                                                     .dilation(2));
+     }},
+    {"conv_transpose1d_unbatched",
+     [](const V& x) { return F::conv_transpose1d(x[0], x[1], x[2], 2); }},
+    {"conv2d_reflect_padding",
+     [](const V& x) {
+       return layer_with<nn::Conv2d>(x, nn::Conv2dOptions(2, 3, 3).padding({1, 2}).padding_mode(
+                                            nn::ConvPaddingMode::Reflect));
+     }},
+    {"conv2d_circular_same",
+     [](const V& x) {
+       return layer_with<nn::Conv2d>(x, nn::Conv2dOptions(2, 2, {2, 4})
+                                            .padding("same")
+                                            .padding_mode(nn::ConvPaddingMode::Circular));
+     }},
+    {"conv1d_replicate_padding",
+     [](const V& x) {
+       return layer_with<nn::Conv1d>(x,
+                                     nn::Conv1dOptions(2, 3, 3).stride(2).padding(2).padding_mode(
+                                         nn::ConvPaddingMode::Replicate));
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(NnConv, "ops_nn_conv.json", kConvCases);
@@ -143,6 +176,47 @@ TEST(ConvTranspose2d, ChecksChannelsAndOutputPadding) {
         F::conv_transpose2d(zeros({1, 2, 3, 3}), zeros({2, 2, 3, 3}), {}, 1, 0, 1);
       },
       "output padding must be smaller than either stride or dilation");
+}
+
+TEST(ConvTranspose1d, ChecksShapesAndNamesTheOp) {
+  nn::ConvTranspose1d deconv(nn::ConvTranspose1dOptions(3, 2, 4).stride(2).padding(1));
+  EXPECT_EQ(deconv->weight.sizes(), IntArrayRef({3, 2, 4}));
+  EXPECT_EQ(deconv->forward(zeros({5, 3, 7})).sizes(), IntArrayRef({5, 2, 14}));
+  EXPECT_EQ(deconv->forward(zeros({3, 7})).sizes(), IntArrayRef({2, 14}));
+  expect_error_containing(
+      [&] {
+        deconv->forward(zeros({1, 2, 7}));
+      },
+      "ConvTranspose1d: expected input of shape [N, 3, L] or [3, L] (in_channels = 3)");
+  expect_error_containing(
+      [] {
+        F::conv_transpose1d(zeros({1, 2, 3, 3}), zeros({2, 2, 3}));
+      },
+      "Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d");
+  expect_error_containing(
+      [] {
+        F::conv_transpose1d(zeros({1, 2, 3}), zeros({2, 2, 3, 3}));
+      },
+      "conv_transpose1d: expected 3-D weight");
+  expect_error_containing(
+      [] {
+        nn::ConvTranspose1d(
+            nn::ConvTranspose1dOptions(2, 2, 3).padding_mode(nn::ConvPaddingMode::Reflect));
+      },
+      "ConvTranspose1d: only padding_mode zeros is supported, got reflect");
+}
+
+TEST(Conv2d, PaddingModesPadBeforeAnUnpaddedConvolution) {
+  // Replicate: a constant image stays constant at the borders too.
+  nn::Conv2d conv(
+      nn::Conv2dOptions(1, 1, 3).padding(1).padding_mode(nn::ConvPaddingMode::Replicate));
+  const Tensor y = conv->forward(ones({1, 1, 4, 5}));
+  EXPECT_EQ(y.sizes(), IntArrayRef({1, 1, 4, 5}));
+  EXPECT_TRUE(allclose(y, full({1, 1, 4, 5}, (conv->weight.sum() + conv->bias).item<double>())));
+  // Unbatched input, "valid" padding: nothing to pad.
+  nn::Conv1d valid(
+      nn::Conv1dOptions(2, 1, 3).padding("valid").padding_mode(nn::ConvPaddingMode::Circular));
+  EXPECT_EQ(valid->forward(zeros({2, 6})).sizes(), IntArrayRef({1, 4}));
 }
 
 TEST(Conv2d, DefaultInitMatchesPyTorchBounds) {

@@ -57,6 +57,12 @@ TEST(ModulePrinting, LeafLayersShowTheirSettings) {
             "Conv2d(2, 2, kernel_size=[3, 5], stride=[1, 1], padding='same')");
   EXPECT_EQ(printed(ConvTranspose2d(ConvTranspose2dOptions(2, 3, 3).stride(2).output_padding(1))),
             "ConvTranspose2d(2, 3, kernel_size=[3, 3], stride=[2, 2], output_padding=[1, 1])");
+  EXPECT_EQ(
+      printed(Conv2d(Conv2dOptions(2, 2, 3).padding(1).padding_mode(ConvPaddingMode::Reflect))),
+      "Conv2d(2, 2, kernel_size=[3, 3], stride=[1, 1], padding=[1, 1], "
+      "padding_mode='reflect')");
+  EXPECT_EQ(printed(ConvTranspose1d(ConvTranspose1dOptions(2, 3, 3))),
+            "ConvTranspose1d(2, 3, kernel_size=[3], stride=[1])");
   EXPECT_EQ(printed(LayerNorm(std::vector<int64_t>{4, 5})),
             "LayerNorm([4, 5], eps=1e-05, elementwise_affine=true)");
   EXPECT_EQ(printed(GroupNorm(2, 4)), "GroupNorm(2, 4, eps=1e-05, affine=true)");

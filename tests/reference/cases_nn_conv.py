@@ -47,4 +47,21 @@ CASES = {
         [S(1, 4, 3, 3), S(4, 1, 2, 3)]),
     "conv_transpose2d_unbatched": Case(lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2),
                                        [S(2, 2, 3), S(2, 1, 3, 2), S(1)]),
+    "conv_transpose1d_basic": Case(lambda x, w, b: F.conv_transpose1d(x, w, b),
+                                   [S(2, 2, 5), S(2, 3, 3), S(3)]),
+    "conv_transpose1d_strided_groups": Case(
+        lambda x, w: F.conv_transpose1d(x, w, stride=3, padding=1, output_padding=2, groups=2,
+                                        dilation=2),
+        [S(2, 4, 4), S(4, 1, 3)]),
+    "conv_transpose1d_unbatched": Case(lambda x, w, b: F.conv_transpose1d(x, w, b, stride=2),
+                                       [S(2, 3), S(2, 2, 2), S(2)]),
+    "conv2d_reflect_padding": Case(
+        lambda x, w, b: F.conv2d(F.pad(x, (2, 2, 1, 1), mode="reflect"), w, b),
+        [S(2, 2, 4, 5), S(3, 2, 3, 3), S(3)]),
+    "conv2d_circular_same": Case(
+        lambda x, w: F.conv2d(F.pad(x, (1, 2, 0, 1), mode="circular"), w),
+        [S(1, 2, 4, 4), S(2, 2, 2, 4)]),
+    "conv1d_replicate_padding": Case(
+        lambda x, w, b: F.conv1d(F.pad(x, (2, 2), mode="replicate"), w, b, stride=2),
+        [S(2, 2, 6), S(3, 2, 3), S(3)]),
 }

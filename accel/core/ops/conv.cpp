@@ -5,7 +5,7 @@
 // one small GEMM per image — except where the backend convolves one image at a time (the CPU,
 // one group): there each image's columns stay in cache, the products read and write the
 // [N, C, H, W] layout directly, and nothing of the batch's size is unfolded or transposed.
-// conv1d is conv2d on a unit-height image.
+// conv1d and conv_transpose1d are their 2-D forms on a unit-height image.
 #include "accel/core/conv.h"
 
 #include <array>
@@ -300,17 +300,28 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
                      "conv1d");
 }
 
-Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const Tensor& bias_in,
-                        IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
-                        int64_t groups, IntArrayRef dilation) {
-  const char* op = "conv_transpose2d";
+namespace {
+
+// conv_transpose1d and conv_transpose2d: checks, autocasts and adds the missing batch dim of a
+// `spatial`-d transposed convolution, viewed as a 2-D one (1-D inserts a unit height).
+Tensor transposed_convolution(const Tensor& input_in, const Tensor& weight_in,
+                              const Tensor& bias_in, IntArrayRef stride, IntArrayRef padding,
+                              IntArrayRef output_padding, int64_t groups, IntArrayRef dilation,
+                              size_t spatial, const char* op) {
   const Tensor input = autocast_input(input_in, CastPolicy::LowerPrecision);
-  const Tensor weight = autocast_input(weight_in, CastPolicy::LowerPrecision);
   const Tensor bias = autocast_input(bias_in, CastPolicy::LowerPrecision);
-  const Tensor x = batched_input(input, 4, op);
-  ACCEL_CHECK(weight.dim() == 4, op, "expected 4-D weight, got weight of size {}", weight.sizes());
-  const ConvParams p = numeric_params(stride, padding, dilation, groups, 2, op);
-  const std::array<int64_t, 2> extra = expand(output_padding, 2, "output_padding", op);
+  const int64_t batched_dim = static_cast<int64_t>(spatial) + 2;
+  Tensor x = batched_input(input, batched_dim, op);
+  Tensor weight = autocast_input(weight_in, CastPolicy::LowerPrecision);
+  ACCEL_CHECK(weight.dim() == batched_dim, op, "expected {}-D weight, got weight of size {}",
+              batched_dim, weight.sizes());
+  const ConvParams p = numeric_params(stride, padding, dilation, groups, spatial, op);
+  std::array<int64_t, 2> extra = expand(output_padding, spatial, "output_padding", op);
+  if (spatial == 1) {
+    x = x.unsqueeze(2);
+    weight = weight.unsqueeze(2);
+    extra[0] = 0;
+  }
   check_options(x, weight, bias, p, op);
   const int64_t out_channels = weight.size(1) * groups;
   check_channels(x, weight, bias, groups, weight.size(0), out_channels, op);
@@ -376,7 +387,24 @@ Tensor conv_transpose2d(const Tensor& input_in, const Tensor& weight_in, const T
           }
         });
   }
-  return input.dim() == 4 ? out : out.squeeze(0);
+  if (spatial == 1) out = out.squeeze(2);
+  return input.dim() == batched_dim ? out : out.squeeze(0);
+}
+
+}  // namespace
+
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
+                        int64_t groups, IntArrayRef dilation) {
+  return transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation, 2, "conv_transpose2d");
+}
+
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
+                        int64_t groups, IntArrayRef dilation) {
+  return transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation, 1, "conv_transpose1d");
 }
 
 }  // namespace accel

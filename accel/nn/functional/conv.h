@@ -1,4 +1,5 @@
-// Functional convolutions (torch.nn.functional's conv1d, conv2d, conv_transpose2d) over the
+// Functional convolutions (torch.nn.functional's conv1d, conv2d, conv_transpose1d,
+// conv_transpose2d) over the
 // core ops in accel/core/conv.h, with argument types that let sizes be one number or one per
 // dim and padding be numbers or "same" / "valid".
 #pragma once
@@ -46,6 +47,13 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {}
 // The adjoint of conv2d: input [N, C_in, H, W] or [C_in, H, W]; weight
 // [C_in, C_out / groups, kH, kW]; bias [C_out]. PyTorch's argument order.
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        const ConvSizes& stride = 1, const ConvSizes& padding = 0,
+                        const ConvSizes& output_padding = 0, int64_t groups = 1,
+                        const ConvSizes& dilation = 1);
+
+// The adjoint of conv1d: input [N, C_in, L] or [C_in, L]; weight [C_in, C_out / groups, k];
+// bias [C_out]. PyTorch's argument order.
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
                         const ConvSizes& stride = 1, const ConvSizes& padding = 0,
                         const ConvSizes& output_padding = 0, int64_t groups = 1,
                         const ConvSizes& dilation = 1);

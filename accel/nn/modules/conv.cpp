@@ -1,12 +1,13 @@
-// nn::Conv1d / Conv2d / ConvTranspose2d: parameter shapes and default initialization from the
-// options, and a forward that checks the input's channels (naming the layer) before calling the
-// functional op.
+// nn::Conv1d / Conv2d / ConvTranspose1d / ConvTranspose2d: parameter shapes and default
+// initialization from the options, and a forward that checks the input's channels (naming the
+// layer), pads in the padding mode and calls the functional op.
 #include "accel/nn/modules/conv.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "accel/core/factories.h"
+#include "accel/nn/functional/pad.h"
 #include "accel/nn/init.h"
 
 namespace accel::nn {
@@ -14,8 +15,58 @@ namespace accel::nn {
 namespace {
 
 const char* layer_name(size_t spatial, bool transposed) {
-  if (transposed) return "ConvTranspose2d";
+  if (transposed) return spatial == 1 ? "ConvTranspose1d" : "ConvTranspose2d";
   return spatial == 1 ? "Conv1d" : "Conv2d";
+}
+
+const char* mode_name(ConvPaddingMode mode) {
+  switch (mode) {
+    case ConvPaddingMode::Zeros:
+      return "zeros";
+    case ConvPaddingMode::Reflect:
+      return "reflect";
+    case ConvPaddingMode::Replicate:
+      return "replicate";
+    case ConvPaddingMode::Circular:
+      return "circular";
+  }
+  return "";
+}
+
+functional::PadMode pad_mode(ConvPaddingMode mode) {
+  switch (mode) {
+    case ConvPaddingMode::Reflect:
+      return functional::PadMode::Reflect;
+    case ConvPaddingMode::Replicate:
+      return functional::PadMode::Replicate;
+    case ConvPaddingMode::Circular:
+      return functional::PadMode::Circular;
+    case ConvPaddingMode::Zeros:
+      break;
+  }
+  return functional::PadMode::Constant;
+}
+
+// The padding as functional::pad takes it ((before, after) pairs from the last dim): the
+// numbers given, or "same"'s split of dilation * (kernel - 1) with the larger half after.
+template <size_t D>
+std::vector<int64_t> pad_amounts(const ConvOptions<D>& options) {
+  std::vector<int64_t> amounts;
+  for (size_t i = 0; i < D; ++i) {
+    const size_t d = D - 1 - i;
+    const auto at = [d](const std::vector<int64_t>& values) {
+      return values[values.size() == 1 ? 0 : d];
+    };
+    if (options.padding_.mode == "valid") {
+      amounts.insert(amounts.end(), {0, 0});
+    } else if (options.padding_.mode == "same") {
+      const int64_t total = at(options.dilation_.values) * (at(options.kernel_size_.values) - 1);
+      amounts.insert(amounts.end(), {total / 2, total - total / 2});
+    } else {
+      amounts.insert(amounts.end(), {at(options.padding_.values), at(options.padding_.values)});
+    }
+  }
+  return amounts;
 }
 
 }  // namespace
@@ -33,6 +84,8 @@ ConvImpl<D, Transposed>::ConvImpl(const ConvOptions<D>& options_) : options(opti
       options.in_channels_ % options.groups_ == 0 && options.out_channels_ % options.groups_ == 0,
       name, "in_channels ({}) and out_channels ({}) must be divisible by groups ({})",
       options.in_channels_, options.out_channels_, options.groups_);
+  ACCEL_CHECK(!Transposed || options.padding_mode_ == ConvPaddingMode::Zeros, name,
+              "only padding_mode zeros is supported, got {}", mode_name(options.padding_mode_));
   std::vector<int64_t> shape{options.out_channels_, options.in_channels_ / options.groups_};
   if (Transposed) shape = {options.in_channels_, options.out_channels_ / options.groups_};
   for (size_t d = 0; d < D; ++d) shape.push_back(kernel[kernel.size() == 1 ? 0 : d]);
@@ -62,11 +115,18 @@ Tensor ConvImpl<D, Transposed>::forward(const Tensor& input) {
   if constexpr (Transposed) {
     ACCEL_CHECK(options.padding_.mode.empty(), layer_name(D, Transposed),
                 "only numeric padding is supported, got '{}'", options.padding_.mode);
-    return functional::conv_transpose2d(input, weight, bias, options.stride_,
-                                        options.padding_.values, options.output_padding_,
-                                        options.groups_, options.dilation_);
+    const auto conv_transpose =
+        D == 1 ? functional::conv_transpose1d : functional::conv_transpose2d;
+    return conv_transpose(input, weight, bias, options.stride_, options.padding_.values,
+                          options.output_padding_, options.groups_, options.dilation_);
   }
   const auto conv = D == 1 ? functional::conv1d : functional::conv2d;
+  if (options.padding_mode_ != ConvPaddingMode::Zeros) {
+    const Tensor padded = functional::pad(
+        input,
+        functional::PadFuncOptions(pad_amounts(options)).mode(pad_mode(options.padding_mode_)));
+    return conv(padded, weight, bias, options.stride_, 0, options.dilation_, options.groups_);
+  }
   return conv(input, weight, bias, options.stride_, options.padding_, options.dilation_,
               options.groups_);
 }
@@ -97,11 +157,15 @@ std::string ConvImpl<D, Transposed>::extra_repr() const {
   }
   if (options.groups_ != 1) text += fmt::format(", groups={}", options.groups_);
   if (!options.bias_) text += ", bias=false";
+  if (options.padding_mode_ != ConvPaddingMode::Zeros) {
+    text += fmt::format(", padding_mode='{}'", mode_name(options.padding_mode_));
+  }
   return text;
 }
 
 template class ConvImpl<1, false>;
 template class ConvImpl<2, false>;
+template class ConvImpl<1, true>;
 template class ConvImpl<2, true>;
 
 }  // namespace accel::nn

@@ -1,12 +1,17 @@
-// nn::Conv1d, nn::Conv2d and nn::ConvTranspose2d: learnable convolutions with PyTorch's options
-// and defaults (stride 1, padding 0 or "same"/"valid", dilation 1, groups 1, bias on) and default
-// initialization (kaiming_uniform_(a = sqrt(5)) on the weight, bias uniform in +-1/sqrt(fan_in)).
+// nn::Conv1d, nn::Conv2d, nn::ConvTranspose1d and nn::ConvTranspose2d: learnable convolutions
+// with PyTorch's options and defaults (stride 1, padding 0 or "same"/"valid", padding mode zeros,
+// dilation 1, groups 1, bias on) and default initialization (kaiming_uniform_(a = sqrt(5)) on the
+// weight, bias uniform in +-1/sqrt(fan_in)).
 #pragma once
 
 #include "accel/nn/functional/conv.h"
 #include "accel/nn/module.h"
 
 namespace accel::nn {
+
+// What the padding of a convolution layer holds: zeros, or the input reflected about its edge,
+// its edge replicated, or the input wrapped around (torch.nn.Conv2d's padding_mode).
+enum class ConvPaddingMode { Zeros, Reflect, Replicate, Circular };
 
 // Options of a D-dimensional convolution; sizes take one value or D values.
 template <size_t D>
@@ -32,6 +37,12 @@ struct ConvOptions {
     dilation_ = std::move(value);
     return *this;
   }
+  // Not Zeros: the input is padded by functional::pad in that mode, then convolved unpadded.
+  // Convolutions only.
+  ConvOptions& padding_mode(ConvPaddingMode value) {
+    padding_mode_ = value;
+    return *this;
+  }
   ConvOptions& groups(int64_t value) {
     groups_ = value;
     return *this;
@@ -46,12 +57,14 @@ struct ConvOptions {
   functional::ConvSizes stride_ = 1;
   functional::ConvPadding padding_ = 0;
   functional::ConvSizes output_padding_ = 0;
+  ConvPaddingMode padding_mode_ = ConvPaddingMode::Zeros;
   functional::ConvSizes dilation_ = 1;
   int64_t groups_ = 1;
   bool bias_ = true;
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
+using ConvTranspose1dOptions = ConvOptions<1>;
 using ConvTranspose2dOptions = ConvOptions<2>;
 
 // The layer shared by the convolutions; D is the number of spatial dims.
@@ -80,12 +93,17 @@ class Conv2dImpl : public ConvImpl<2, false> {
  public:
   using ConvImpl<2, false>::ConvImpl;
 };
+class ConvTranspose1dImpl : public ConvImpl<1, true> {
+ public:
+  using ConvImpl<1, true>::ConvImpl;
+};
 class ConvTranspose2dImpl : public ConvImpl<2, true> {
  public:
   using ConvImpl<2, true>::ConvImpl;
 };
 ACCEL_MODULE(Conv1d);
 ACCEL_MODULE(Conv2d);
+ACCEL_MODULE(ConvTranspose1d);
 ACCEL_MODULE(ConvTranspose2d);
 
 }  // namespace accel::nn
