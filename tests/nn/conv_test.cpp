@@ -1,10 +1,11 @@
 // Convolution tests: F::conv1d / conv2d / conv_transpose1d / conv_transpose2d and their layers
-// (with every padding mode) against PyTorch
+// (with every padding mode), F::unfold / F::fold and their layers against PyTorch
 // fixtures (tests/reference/cases_nn_conv.py) through the op harness, default initialization,
 // skipped input gradients, results independent of the thread count, and the errors for
 // mis-shaped inputs and bad options.
 #include <cmath>
 
+#include "accel/nn/modules/fold.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
 #include "support/thread_count.h"
@@ -113,6 +114,23 @@ const std::vector<OpCase> kConvCases = {
                                      nn::Conv1dOptions(2, 3, 3).stride(2).padding(2).padding_mode(
                                          nn::ConvPaddingMode::Replicate));
      }},
+    {"unfold_basic", [](const V& x) { return nn::Unfold(nn::UnfoldOptions(2))->forward(x[0]); }},
+    {"unfold_all_options",
+     [](const V& x) {
+       return F::unfold(x[0], {2, 3}, {2, 1}, {1, 2}, {2, 3});
+     }},
+    {"unfold_unbatched", [](const V& x) { return F::unfold(x[0], 3, 1, 1); }},
+    {"fold_basic",
+     [](const V& x) {
+       return nn::Fold(nn::FoldOptions({4, 5}, 2))->forward(x[0]);
+     }},
+    {"fold_all_options",
+     [](const V& x) {
+       return nn::Fold(
+                  nn::FoldOptions({6, 7}, {2, 3}).dilation({2, 1}).padding({1, 2}).stride({2, 3}))
+           ->forward(x[0]);
+     }},
+    {"fold_unbatched", [](const V& x) { return F::fold(x[0], 4, 2); }},
 };
 
 ACCEL_OP_TEST_SUITE(NnConv, "ops_nn_conv.json", kConvCases);
@@ -217,6 +235,58 @@ TEST(Conv2d, PaddingModesPadBeforeAnUnpaddedConvolution) {
   nn::Conv1d valid(
       nn::Conv1dOptions(2, 1, 3).padding("valid").padding_mode(nn::ConvPaddingMode::Circular));
   EXPECT_EQ(valid->forward(zeros({2, 6})).sizes(), IntArrayRef({1, 4}));
+}
+
+// unfold is what a convolution multiplies its weight into, and fold sums overlapping blocks.
+TEST(UnfoldFold, UnfoldTimesWeightIsConv2dAndFoldCountsOverlaps) {
+  manual_seed(4);
+  const Tensor x = randn({2, 3, 6, 5}, kFloat64), w = randn({4, 3, 3, 2}, kFloat64);
+  const Tensor blocks = F::unfold(x, {3, 2}, 1, 1, 2);  // [2, 18, L]
+  const Tensor conv = F::conv2d(x, w, {}, 2, 1);
+  EXPECT_TRUE(allclose(matmul(w.view({4, 18}), blocks).view(conv.sizes()), conv));
+  // Every pixel of a 4x4 image lies in (number of 2x2 blocks covering it) blocks.
+  const Tensor counts = F::fold(F::unfold(ones({1, 1, 4, 4}), 2), 4, 2);
+  const Tensor expected = tensor({1.0f, 2.0f, 2.0f, 1.0f, 2.0f, 4.0f, 4.0f, 2.0f, 2.0f, 4.0f, 4.0f,
+                                  2.0f, 1.0f, 2.0f, 2.0f, 1.0f})
+                              .view({1, 1, 4, 4});
+  EXPECT_TRUE(equal(counts, expected));
+  EXPECT_EQ(F::unfold(ones({1, 2, 4, 4}, kBFloat16), 2).dtype(), kBFloat16);
+}
+
+TEST(UnfoldFold, ErrorsNameTheOpAndSizes) {
+  expect_error_containing(
+      [] {
+        F::unfold(zeros({2, 3}), 2);
+      },
+      "unfold: expected input of shape [N, C, H, W] or [C, H, W], got [2, 3]");
+  expect_error_containing(
+      [] {
+        F::unfold(zeros({1, 1, 2, 2}), 3);
+      },
+      "unfold: the padded image size 2x2 is smaller than the dilated kernel "
+      "size 3x3");
+  expect_error_containing(
+      [] {
+        F::unfold(zeros({1, 1, 4, 4}), 2, 1, 0, 0);
+      },
+      "stride must be positive");
+  expect_error_containing(
+      [] {
+        F::fold(zeros({1, 7, 9}), 4, 2);
+      },
+      "fold: expected input's dim 1 (size 7) to be divisible by the product "
+      "of kernel_size [2, 2]");
+  expect_error_containing(
+      [] {
+        F::fold(zeros({1, 8, 8}), 4, 2);
+      },
+      "fold: expected input's dim 2 to hold the 3 x 3 = 9 sliding blocks of "
+      "output_size [4, 4], got 8");
+  expect_error_containing(
+      [] {
+        F::fold(zeros({1, 8, 9}), {4, 4, 4}, 2);
+      },
+      "fold: expected output_size to hold 1 or 2 values");
 }
 
 TEST(Conv2d, DefaultInitMatchesPyTorchBounds) {

@@ -63,6 +63,8 @@ TEST(ModulePrinting, LeafLayersShowTheirSettings) {
       "padding_mode='reflect')");
   EXPECT_EQ(printed(ConvTranspose1d(ConvTranspose1dOptions(2, 3, 3))),
             "ConvTranspose1d(2, 3, kernel_size=[3], stride=[1])");
+  EXPECT_EQ(printed(Fold(FoldOptions({4, 5}, 2).stride(2))),
+            "Fold(output_size=[4, 5], kernel_size=[2], dilation=[1], padding=[0], stride=[2])");
   EXPECT_EQ(printed(LayerNorm(std::vector<int64_t>{4, 5})),
             "LayerNorm([4, 5], eps=1e-05, elementwise_affine=true)");
   EXPECT_EQ(printed(GroupNorm(2, 4)), "GroupNorm(2, 4, eps=1e-05, affine=true)");

@@ -1,5 +1,5 @@
-"""Reference cases for the convolutions (tests/nn/conv_test.cpp): F.conv1d / F.conv2d with
-weight and bias as inputs, so the fixture holds their gradients too. Shapes stay tiny because
+"""Reference cases for the convolutions (tests/nn/conv_test.cpp): F.conv1d / F.conv2d, the
+transposed ones, padding modes, and F.unfold / F.fold, with weight and bias as inputs, so the fixture holds their gradients too. Shapes stay tiny because
 finite differences run two forwards per input element."""
 import torch.nn.functional as F
 
@@ -64,4 +64,14 @@ CASES = {
     "conv1d_replicate_padding": Case(
         lambda x, w, b: F.conv1d(F.pad(x, (2, 2), mode="replicate"), w, b, stride=2),
         [S(2, 2, 6), S(3, 2, 3), S(3)]),
+    "unfold_basic": Case(lambda x: F.unfold(x, 2), [S(2, 3, 4, 5)]),
+    "unfold_all_options": Case(
+        lambda x: F.unfold(x, (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3)),
+        [S(1, 2, 6, 7)]),
+    "unfold_unbatched": Case(lambda x: F.unfold(x, 3, padding=1), [S(2, 4, 4)]),
+    "fold_basic": Case(lambda x: F.fold(x, (4, 5), 2), [S(2, 12, 12)]),
+    "fold_all_options": Case(
+        lambda x: F.fold(x, (6, 7), (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3)),
+        [S(1, 12, 9)]),
+    "fold_unbatched": Case(lambda x: F.fold(x, 4, 2), [S(8, 9)]),
 }
