@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <string_view>
 
 #include "accel/base/half.h"
@@ -53,6 +54,20 @@ constexpr bool is_floating_point(ScalarType t) {
 }
 constexpr bool is_integral(ScalarType t, bool include_bool) {
   return t == kInt64 || t == kInt32 || t == kUInt8 || (include_bool && t == kBool);
+}
+
+// The largest finite value of a floating type (torch.finfo(dtype).max).
+constexpr double largest_finite(ScalarType floating) {
+  switch (floating) {
+    case ScalarType::Float16:
+      return 65504.0;
+    case ScalarType::BFloat16:
+      return 3.3895313892515355e38;
+    case ScalarType::Float32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
+  }
 }
 
 // The smallest type both a and b convert to without loss of category (torch.promote_types).

@@ -30,6 +30,25 @@ Tensor maximum(const Tensor& a, const Tensor& b);
 Tensor minimum(const Tensor& a, const Tensor& b);
 Tensor neg(const Tensor& a);
 
+// ---- composed element-wise math (ops/pointwise_composites.cpp) ----
+// start + weight * (end - start), computed as end - (end - start) * (1 - weight) where
+// weight >= 0.5 (PyTorch's form, exact at weight 1).
+Tensor lerp(const Tensor& start, const Tensor& end, const Scalar& weight);
+Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight);
+Tensor addcmul(const Tensor& a, const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+Tensor addcdiv(const Tensor& a, const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+Tensor square(const Tensor& a);
+Tensor reciprocal(const Tensor& a);  // integers give the default float type
+// NaN, +inf and -inf replaced by `nan` and by posinf / neginf (default: the dtype's largest and
+// lowest finite values); integer inputs are copied. The gradient is zero where replaced.
+Tensor nan_to_num(const Tensor& a, std::optional<double> nan = 0.0,
+                  std::optional<double> posinf = std::nullopt,
+                  std::optional<double> neginf = std::nullopt);
+// log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given.
+Tensor logit(const Tensor& a, std::optional<double> eps = std::nullopt);
+// x * log(y), 0 where x == 0 (unless y is NaN).
+Tensor xlogy(const Tensor& x, const Tensor& y);
+
 // ---- element-wise math (ops/unary.cpp): integer inputs give the default float type ----
 Tensor exp(const Tensor& a);
 Tensor log(const Tensor& a);
@@ -137,8 +156,25 @@ Tensor dot(const Tensor& a, const Tensor& b);     // two 1-D tensors of one dtyp
 Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D, batched and broadcast cases
 Tensor mm(const Tensor& a, const Tensor& b);      // [n,k] x [k,m]
 Tensor bmm(const Tensor& a, const Tensor& b);     // [b,n,k] x [b,k,m]
+// ---- composed products (ops/products.cpp, ops/einsum.cpp) ----
+Tensor outer(const Tensor& a, const Tensor& b);  // two 1-D tensors: [n] x [m] -> [n, m]
+// beta * a + alpha * (m1 @ m2) for [n,k] x [k,m] (addmm) or [b,n,k] x [b,k,m] (baddbmm); a
+// broadcasts to the product's shape and is ignored (NaN included) when beta is 0.
+Tensor addmm(const Tensor& a, const Tensor& m1, const Tensor& m2, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+Tensor baddbmm(const Tensor& a, const Tensor& b1, const Tensor& b2, const Scalar& beta = 1,
+               const Scalar& alpha = 1);
+// Contracts the last `dims` dims of a with the first `dims` of b, or dims_a[i] with dims_b[i].
+Tensor tensordot(const Tensor& a, const Tensor& b, int64_t dims = 2);
+Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b);
+// The cross product of 3-vectors along dim (size 3), a and b broadcast (torch.linalg.cross).
+Tensor cross(const Tensor& a, const Tensor& b, int64_t dim = -1);
+// Einstein summation, as torch.einsum: "ij,jk->ik", "bij,bjk", "ii->i", "...ij->...ji"; without
+// "->" the output holds the letters seen once, in alphabetical order, after any "...". Letters
+// of size 1 broadcast. Contracted pairwise, left to right, through bmm.
+Tensor einsum(std::string_view equation, TensorList operands);
 
-// ---- views and shape (ops/view.cpp, ops/shape.cpp) ----
+// ---- views and shape (ops/view.cpp, ops/join.cpp) ----
 Tensor view(const Tensor& a, IntArrayRef sizes);
 Tensor reshape(const Tensor& a, IntArrayRef sizes);
 Tensor flatten(const Tensor& a, int64_t start_dim = 0, int64_t end_dim = -1);
@@ -151,6 +187,13 @@ Tensor permute(const Tensor& a, IntArrayRef dims);
 Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
 Tensor t(const Tensor& a);
 Tensor expand(const Tensor& a, IntArrayRef sizes);
+Tensor broadcast_to(const Tensor& a, IntArrayRef sizes);  // expand
+// Moves dims `source` to positions `destination`, the others keeping their order (a view).
+Tensor movedim(const Tensor& a, IntArrayRef source, IntArrayRef destination);
+Tensor movedim(const Tensor& a, int64_t source, int64_t destination);
+// The diagonal `offset` (> 0 above the main one) of the dims dim1 and dim2, as a view whose
+// last dim runs along it (those two dims removed).
+Tensor diagonal(const Tensor& a, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
 Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length);
 Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start = std::nullopt,
              std::optional<int64_t> end = std::nullopt, int64_t step = 1);
@@ -177,6 +220,19 @@ Tensor repeat(const Tensor& a, IntArrayRef repeats);
 // (0: the main one; > 0 above it), the rest zeroed.
 Tensor tril(const Tensor& a, int64_t diagonal = 0);
 Tensor triu(const Tensor& a, int64_t diagonal = 0);
+// The elements shifted by shifts[i] along dims[i], wrapping around; without dims, the flattened
+// tensor is shifted and reshaped back.
+Tensor roll(const Tensor& a, IntArrayRef shifts, IntArrayRef dims = {});
+// repeat, with fewer reps than dims padded by leading ones (torch.tile).
+Tensor tile(const Tensor& a, IntArrayRef reps);
+// A new tensor with a's last dim on the diagonal `offset` of the new dims dim1 and dim2, zeros
+// elsewhere; diag of a 1-D tensor is that matrix, diag of a 2-D one its diagonal (a copy).
+Tensor diag_embed(const Tensor& a, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
+Tensor diag(const Tensor& a, int64_t diagonal = 0);
+Tensor trace(const Tensor& a);  // the sum of a 2-D tensor's main diagonal
+// 1-D tensors expanded to the grid of all their combinations; indexing "ij" (matrix) or "xy"
+// (Cartesian: the first two dims swapped).
+std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing = "ij");
 
 // ---- copies and conversion (ops/copy.cpp) ----
 Tensor contiguous(const Tensor& a);

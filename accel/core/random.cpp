@@ -97,19 +97,6 @@ Tensor& sample_inplace(Tensor& t, const char* op, Fill fill) {
   return t;
 }
 
-double largest_finite(ScalarType dtype) {
-  switch (dtype) {
-    case kFloat16:
-      return 65504.0;
-    case kBFloat16:
-      return 3.3895313892515355e38;
-    case kFloat32:
-      return std::numeric_limits<float>::max();
-    default:
-      return std::numeric_limits<double>::max();
-  }
-}
-
 // The integers `dtype` holds exactly (floating types: up to 2^digits in magnitude).
 std::pair<int64_t, int64_t> exact_integer_range(ScalarType dtype) {
   switch (dtype) {

@@ -321,6 +321,69 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index) {
   return out;
 }
 
+Tensor broadcast_to(const Tensor& a, IntArrayRef sizes) { return expand(a, sizes); }
+
+Tensor movedim(const Tensor& a, IntArrayRef source, IntArrayRef destination) {
+  ACCEL_CHECK(source.size() == destination.size(), "movedim",
+              "source {} and destination {} must have the same number of dims", source,
+              destination);
+  const int64_t nd = a.dim();
+  // order[position] = the input dim placed there; -1 where a remaining dim goes.
+  DimVector order(static_cast<size_t>(nd), -1);
+  SmallVector<int64_t, kInlineDims> moved(static_cast<size_t>(nd), 0);
+  for (size_t i = 0; i < source.size(); ++i) {
+    const int64_t from = wrap_dim(source[i], nd, "movedim");
+    const int64_t to = wrap_dim(destination[i], nd, "movedim");
+    ACCEL_CHECK(!moved[from] && order[to] < 0, "movedim",
+                "repeated dim in source {} or destination {}", source, destination);
+    moved[from] = 1;
+    order[to] = from;
+  }
+  int64_t next = 0;
+  for (int64_t& d : order) {
+    if (d >= 0) continue;
+    while (moved[next]) ++next;
+    d = next++;
+  }
+  return permute(a, order);
+}
+
+Tensor movedim(const Tensor& a, int64_t source, int64_t destination) {
+  return movedim(a, IntArrayRef{source}, IntArrayRef{destination});
+}
+
+Tensor diagonal(const Tensor& a, int64_t offset, int64_t dim1, int64_t dim2) {
+  ACCEL_CHECK(a.dim() >= 2, "diagonal", "expected a tensor of at least 2 dims, got shape {}",
+              a.sizes());
+  const int64_t d1 = wrap_dim(dim1, a.dim(), "diagonal");
+  const int64_t d2 = wrap_dim(dim2, a.dim(), "diagonal");
+  ACCEL_CHECK(d1 != d2, "diagonal", "dim1 and dim2 must differ, got {} and {}", dim1, dim2);
+  const int64_t rows = a.size(d1), cols = a.size(d2);
+  const int64_t length = std::max<int64_t>(
+      0, offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols));
+  int64_t start = a.storage_offset();
+  if (length > 0) start += offset >= 0 ? offset * a.stride(d2) : -offset * a.stride(d1);
+  DimVector sizes, strides;
+  for (int64_t d = 0; d < a.dim(); ++d) {
+    if (d == d1 || d == d2) continue;
+    sizes.push_back(a.size(d));
+    strides.push_back(a.stride(d));
+  }
+  sizes.push_back(length);
+  strides.push_back(a.stride(d1) + a.stride(d2));
+  Tensor out = make_view(a, sizes, strides, start);
+  if (autograd::should_record(a)) {
+    autograd::record(
+        "diagonal", {a}, out,
+        [in = autograd::InputInfo(a), offset, d1, d2](const Tensor& grad, GradInputs& g) {
+          Tensor result = zeros(in.sizes, grad.options());
+          diagonal(result, offset, d1, d2).copy_(grad);
+          g[0] = result;
+        });
+  }
+  return out;
+}
+
 Tensor Tensor::view(IntArrayRef sizes) const { return accel::view(*this, sizes); }
 Tensor Tensor::reshape(IntArrayRef sizes) const { return accel::reshape(*this, sizes); }
 Tensor Tensor::flatten(int64_t start, int64_t end) const {

@@ -1,0 +1,170 @@
+// Ops composed from other ops against PyTorch fixtures (tests/reference/cases_composed.py):
+// diagonal, movedim, roll, tile, diag_embed/diag, trace, meshgrid; outer, addmm, baddbmm,
+// tensordot, cross, einsum; lerp, addcmul, addcdiv, square, reciprocal, nan_to_num, logit,
+// xlogy. Then their argument errors and the details fixtures do not show (views, dtypes).
+#include <cmath>
+#include <limits>
+
+#include "support/expect_error.h"
+#include "support/op_harness.h"
+
+namespace accel {
+namespace {
+
+using testing::expect_error_containing;
+using testing::OpCase;
+using V = std::vector<Tensor>;
+
+// a with +inf above 1, -inf below -1 and NaN within 0.2 of zero.
+Tensor with_specials(const Tensor& a) {
+  const double inf = std::numeric_limits<double>::infinity();
+  return where(gt(a, 1), inf, where(lt(a, -1), -inf, where(lt(a.abs(), 0.2), std::nan(""), a)));
+}
+
+const std::vector<OpCase> kComposedCases = {
+    {"diagonal", [](const V& x) { return diagonal(x[0]); }},
+    {"diagonal_offset_dims", [](const V& x) { return diagonal(x[0], -1, 2, 0); }},
+    {"diagonal_past_the_edge", [](const V& x) { return diagonal(x[0], 5); }},
+    {"movedim",
+     [](const V& x) {
+       return movedim(x[0], {0, 1}, {3, 0});
+     }},
+    {"broadcast_to",
+     [](const V& x) {
+       return broadcast_to(x[0], {2, 3, 4});
+     }},
+    {"roll",
+     [](const V& x) {
+       return roll(x[0], {1, -5}, {0, 2});
+     }},
+    {"roll_flattened", [](const V& x) { return roll(x[0], {4}); }},
+    {"tile", [](const V& x) { return tile(x[0], {2}); }},
+    {"diag_embed", [](const V& x) { return diag_embed(x[0], 1, 0, 2); }},
+    {"diag_of_vector", [](const V& x) { return diag(x[0], -1); }},
+    {"diag_of_matrix", [](const V& x) { return diag(x[0], 1); }},
+    {"trace", [](const V& x) { return trace(x[0]); }},
+    {"meshgrid_xy",
+     [](const V& x) {
+       return stack(meshgrid({x[0], x[1], x[2]}, "xy"));
+     }},
+    {"outer", [](const V& x) { return outer(x[0], x[1]); }},
+    {"addmm", [](const V& x) { return addmm(x[0], x[1], x[2], 0.5, 2); }},
+    {"addmm_beta_zero", [](const V& x) { return addmm(x[0], x[1], x[2], 0); }},
+    {"baddbmm", [](const V& x) { return baddbmm(x[0], x[1], x[2], 1, -1); }},
+    {"tensordot", [](const V& x) { return tensordot(x[0], x[1], 2); }},
+    {"tensordot_dims",
+     [](const V& x) {
+       return tensordot(x[0], x[1], {0, 2}, {2, 1});
+     }},
+    {"cross", [](const V& x) { return cross(x[0], x[1]); }},
+    {"cross_dim", [](const V& x) { return cross(x[0], x[1], 0); }},
+    {"einsum_matmul", [](const V& x) { return einsum("ij,jk->ik", x); }},
+    {"einsum_batched_implicit", [](const V& x) { return einsum("bij,bjk", x); }},
+    {"einsum_attention", [](const V& x) { return einsum("bhqd, bhkd -> bhqk", x); }},
+    {"einsum_diagonal", [](const V& x) { return einsum("bii->bi", x); }},
+    {"einsum_trace", [](const V& x) { return einsum("ii", x); }},
+    {"einsum_ellipsis_broadcast", [](const V& x) { return einsum("...ij,...jk->...ik", x); }},
+    {"einsum_three_operands", [](const V& x) { return einsum("ij,jk,kl->il", x); }},
+    {"einsum_outer_then_sum", [](const V& x) { return einsum("i,j->", x); }},
+    {"einsum_implicit_upper_case_first", [](const V& x) { return einsum("Ab,ab", x); }},
+    {"einsum_size_one_broadcasts", [](const V& x) { return einsum("ij,jk", x); }},
+    {"einsum_sum_broadcast_dims", [](const V& x) { return einsum("...ij->ji", x); }},
+    {"lerp_scalar_low",
+     [](const V& x) {
+       return lerp(x[0], x[1].expand({3, 4}), 0.25);
+     }},
+    {"lerp_scalar_high", [](const V& x) { return lerp(x[0], x[1], 0.75); }},
+    {"lerp_tensor", [](const V& x) { return lerp(x[0], x[1], x[2]); }},
+    {"addcmul", [](const V& x) { return addcmul(x[0], x[1], x[2], -0.5); }},
+    {"addcdiv", [](const V& x) { return addcdiv(x[0], x[1], x[2], 2); }},
+    {"square", [](const V& x) { return square(x[0]); }},
+    {"reciprocal", [](const V& x) { return reciprocal(x[0]); }},
+    {"nan_to_num", [](const V& x) { return nan_to_num(with_specials(x[0]), 0.5, 2.0, -3.0); }},
+    {"nan_to_num_default_nan",
+     [](const V& x) { return nan_to_num(where(lt(x[0].abs(), 0.2), std::nan(""), x[0])); }},
+    {"logit", [](const V& x) { return logit(x[0]); }},
+    {"logit_eps", [](const V& x) { return logit(x[0], 0.25); }},
+    {"xlogy", [](const V& x) { return xlogy(x[0], x[1]); }},
+};
+
+ACCEL_OP_TEST_SUITE(ComposedOps, "ops_composed.json", kComposedCases);
+
+TEST(ComposedOps, DiagonalIsAViewAndMeshgridExpands) {
+  Tensor m = zeros({3, 3});
+  diagonal(m).fill_(1);
+  EXPECT_TRUE(equal(m, eye(3)));
+  const std::vector<Tensor> grid = meshgrid({arange(2.0), arange(3.0)});
+  EXPECT_EQ(grid[0].sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(grid[1][1][2].item<double>(), 2.0);
+  EXPECT_EQ(diagonal(zeros({2, 2}), -3).numel(), 0);
+}
+
+TEST(ComposedOps, DtypeRulesFollowPyTorch) {
+  EXPECT_EQ(square(tensor({true, false})).dtype(), kInt64);
+  EXPECT_EQ(reciprocal(arange(1, 4)).dtype(), kFloat32);
+  EXPECT_EQ(reciprocal(ones({2}, kFloat64)).dtype(), kFloat64);
+  EXPECT_TRUE(equal(nan_to_num(arange(3)), arange(3)));
+  // Infinities become the dtype's extremes.
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(nan_to_num(full({1}, inf, kFloat16)).item<double>(), 65504.0);
+  EXPECT_EQ(nan_to_num(full({1}, -inf, kFloat64)).item<double>(),
+            std::numeric_limits<double>::lowest());
+  EXPECT_EQ(nan_to_num(full({1}, inf)).item<double>(), std::numeric_limits<float>::max());
+  // xlogy(0, y) is 0 even for y = 0, but NaN for y = NaN.
+  EXPECT_EQ(xlogy(zeros({1}), zeros({1})).item<double>(), 0.0);
+  EXPECT_TRUE(std::isnan(xlogy(zeros({1}), full({1}, std::nan(""))).item<double>()));
+}
+
+TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
+  expect_error_containing(
+      [] {
+        einsum("ij,jk->ik", {zeros({2, 3})});
+      },
+      "einsum: the equation \"ij,jk->ik\" has 2 operand terms, but 1 operands");
+  expect_error_containing(
+      [] {
+        einsum("ijk->i", {zeros({2, 3})});
+      },
+      "einsum: operand 0 has 2 dims (shape [2, 3]), but its term");
+  expect_error_containing(
+      [] {
+        einsum("ij,jk->ik", {zeros({2, 3}), zeros({4, 2})});
+      },
+      "do not broadcast");
+  expect_error_containing([] { einsum("ii->i", {zeros({2, 3})}); }, "repeated in one operand");
+  expect_error_containing([] { einsum("ij->k", {zeros({2, 3})}); }, "appears in no operand");
+  expect_error_containing([] { einsum("ij->ii", {zeros({2, 3})}); }, "must not repeat");
+  expect_error_containing([] { einsum("i1->i", {zeros({2, 3})}); }, "invalid subscript '1'");
+  expect_error_containing([] { einsum("..i.->i", {zeros({2, 3})}); }, "three dots");
+  expect_error_containing(
+      [] {
+        tensordot(zeros({2, 3}), zeros({4, 2}), 1);
+      },
+      "tensordot: contracted dims must match in size");
+  expect_error_containing(
+      [] {
+        cross(zeros({2, 4}), zeros({2, 4}));
+      },
+      "cross: expected dim -1 to have size 3");
+  expect_error_containing(
+      [] {
+        addmm(zeros({4, 4}), zeros({3, 2}), zeros({2, 4}));
+      },
+      "addmm: shapes [4, 4] and [3, 4] cannot be broadcast");
+  expect_error_containing(
+      [] {
+        addmm(zeros({2, 1, 4}), zeros({3, 2}), zeros({2, 4}));
+      },
+      "addmm: expected the input [2, 1, 4] to broadcast to the product's "
+      "shape [3, 4]");
+  expect_error_containing([] { diagonal(zeros({2, 2}), 0, 1, -1); }, "dim1 and dim2 must differ");
+  expect_error_containing([] { roll(zeros({2, 2}), {1, 2}); }, "without dims, expected one shift");
+  expect_error_containing([] { meshgrid({zeros({2, 2})}); }, "expected 0-D or 1-D tensors");
+  expect_error_containing([] { lerp(zeros({2}), zeros({2}, kFloat64), 0.5); },
+                          "lerp: expected start, end of one dtype");
+  expect_error_containing([] { addcdiv(zeros({2}), arange(2), arange(1, 3)); },
+                          "addcdiv: integer division is not supported");
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,79 @@
+"""Reference cases for the ops composed from other ops (tests/core/ops_composed_test.cpp):
+diagonal and its relatives, movedim, roll, tile, meshgrid; outer, addmm, baddbmm, tensordot,
+cross and einsum; lerp, addcmul, addcdiv, square, reciprocal, nan_to_num, logit and xlogy."""
+import math
+
+import torch
+
+from op_case import Case, S
+
+
+def with_specials(a):
+    """a with +inf above 1, -inf below -1 and NaN within 0.2 of zero."""
+    return torch.where(a > 1, math.inf,
+                       torch.where(a < -1, -math.inf, torch.where(a.abs() < 0.2, math.nan, a)))
+
+
+CASES = {
+    # Views and rearrangements.
+    "diagonal": Case(lambda a: a.diagonal(), [S(3, 4)]),
+    "diagonal_offset_dims": Case(lambda a: torch.diagonal(a, -1, 2, 0), [S(3, 2, 4)]),
+    "diagonal_past_the_edge": Case(lambda a: torch.diagonal(a, 5), [S(3, 4)]),
+    "movedim": Case(lambda a: torch.movedim(a, (0, 1), (3, 0)), [S(2, 3, 4, 5)]),
+    "broadcast_to": Case(lambda a: torch.broadcast_to(a, (2, 3, 4)), [S(3, 1)]),
+    "roll": Case(lambda a: torch.roll(a, (1, -5), (0, 2)), [S(3, 2, 4)]),
+    "roll_flattened": Case(lambda a: torch.roll(a, 4), [S(3, 2)]),
+    "tile": Case(lambda a: torch.tile(a, (2,)), [S(2, 3)]),
+    "diag_embed": Case(lambda a: torch.diag_embed(a, 1, 0, 2), [S(2, 3)]),
+    "diag_of_vector": Case(lambda a: torch.diag(a, -1), [S(3)]),
+    "diag_of_matrix": Case(lambda a: torch.diag(a, 1), [S(3, 4)]),
+    "trace": Case(torch.trace, [S(3, 4)]),
+    "meshgrid_xy": Case(lambda a, b, c: torch.stack(torch.meshgrid(a, b, c, indexing="xy")),
+                        [S(2), S(3), S(4)]),
+    # Products.
+    "outer": Case(torch.outer, [S(3), S(4)]),
+    "addmm": Case(lambda a, m1, m2: torch.addmm(a, m1, m2, beta=0.5, alpha=2),
+                  [S(4), S(3, 2), S(2, 4)]),
+    "addmm_beta_zero": Case(lambda a, m1, m2: torch.addmm(a, m1, m2, beta=0),
+                            [S(3, 4), S(3, 2), S(2, 4)]),
+    "baddbmm": Case(lambda a, b1, b2: torch.baddbmm(a, b1, b2, alpha=-1),
+                    [S(2, 3, 4), S(2, 3, 2), S(2, 2, 4)]),
+    "tensordot": Case(lambda a, b: torch.tensordot(a, b, 2), [S(2, 3, 4), S(3, 4, 5)]),
+    "tensordot_dims": Case(lambda a, b: torch.tensordot(a, b, ([0, 2], [2, 1])),
+                           [S(2, 3, 4), S(5, 4, 2)]),
+    "cross": Case(torch.linalg.cross, [S(2, 3), S(1, 3)]),
+    "cross_dim": Case(lambda a, b: torch.linalg.cross(a, b, dim=0), [S(3, 2), S(3, 2)]),
+    "einsum_matmul": Case(lambda a, b: torch.einsum("ij,jk->ik", a, b), [S(2, 3), S(3, 4)]),
+    "einsum_batched_implicit": Case(lambda a, b: torch.einsum("bij,bjk", a, b),
+                                    [S(2, 3, 4), S(2, 4, 2)]),
+    "einsum_attention": Case(lambda q, k: torch.einsum("bhqd, bhkd -> bhqk", q, k),
+                             [S(2, 2, 3, 4), S(2, 2, 5, 4)]),
+    "einsum_diagonal": Case(lambda a: torch.einsum("bii->bi", a), [S(2, 3, 3)]),
+    "einsum_trace": Case(lambda a: torch.einsum("ii", a), [S(3, 3)]),
+    "einsum_ellipsis_broadcast": Case(lambda a, b: torch.einsum("...ij,...jk->...ik", a, b),
+                                      [S(2, 3, 4), S(4, 2)]),
+    "einsum_three_operands": Case(lambda a, b, c: torch.einsum("ij,jk,kl->il", a, b, c),
+                                  [S(2, 3), S(3, 4), S(4, 2)]),
+    "einsum_outer_then_sum": Case(lambda a, b: torch.einsum("i,j->", a, b), [S(3), S(4)]),
+    "einsum_implicit_upper_case_first": Case(lambda a, b: torch.einsum("Ab,ab", a, b),
+                                             [S(2, 3), S(2, 3)]),
+    "einsum_size_one_broadcasts": Case(lambda a, b: torch.einsum("ij,jk", a, b),
+                                       [S(2, 1), S(3, 4)]),
+    "einsum_sum_broadcast_dims": Case(lambda a: torch.einsum("...ij->ji", a), [S(2, 3, 4)]),
+    # Element-wise.
+    "lerp_scalar_low": Case(lambda a, b: torch.lerp(a, b, 0.25), [S(3, 4), S(4)]),
+    "lerp_scalar_high": Case(lambda a, b: torch.lerp(a, b, 0.75), [S(3, 4), S(3, 4)]),
+    "lerp_tensor": Case(torch.lerp, [S(2, 3), S(2, 3), S(3, domain="unit")]),
+    "addcmul": Case(lambda a, b, c: torch.addcmul(a, b, c, value=-0.5), [S(2, 3), S(3), S(2, 3)]),
+    "addcdiv": Case(lambda a, b, c: torch.addcdiv(a, b, c, value=2),
+                    [S(2, 3), S(2, 3), S(2, 3, domain="positive")]),
+    "square": Case(torch.square, [S(3, 4)]),
+    "reciprocal": Case(torch.reciprocal, [S(3, 4, domain="positive")]),
+    "nan_to_num": Case(
+        lambda a: torch.nan_to_num(with_specials(a), nan=0.5, posinf=2.0, neginf=-3.0), [S(4, 5)]),
+    "nan_to_num_default_nan": Case(
+        lambda a: torch.nan_to_num(torch.where(a.abs() < 0.2, math.nan, a)), [S(4, 5)]),
+    "logit": Case(torch.logit, [S(6, domain="grid:0.1:0.15")]),
+    "logit_eps": Case(lambda a: torch.logit(a, eps=0.25), [S(7, domain="grid:0.05:0.15")]),
+    "xlogy": Case(torch.xlogy, [S(2, 4, domain="grid:-1:0.5"), S(4, domain="positive")]),
+}
