@@ -46,6 +46,19 @@ const std::vector<OpCase> kUnaryCases = {
     {"round", [](const V& x) { return round(x[0] * 3); }},
     {"trunc", [](const V& x) { return trunc(x[0] * 3); }},
     {"sign", [](const V& x) { return x[0].sign(); }},
+    {"tan", [](const V& x) { return tan(x[0]); }},
+    {"asin", [](const V& x) { return asin(x[0]); }},
+    {"acos", [](const V& x) { return acos(x[0]); }},
+    {"atan", [](const V& x) { return atan(x[0]); }},
+    {"sinh", [](const V& x) { return sinh(x[0]); }},
+    {"cosh", [](const V& x) { return cosh(x[0]); }},
+    {"asinh", [](const V& x) { return asinh(x[0]); }},
+    {"acosh", [](const V& x) { return acosh(x[0] + 1.5); }},
+    {"atanh", [](const V& x) { return atanh(x[0]); }},
+    {"log2", [](const V& x) { return log2(x[0]); }},
+    {"log10", [](const V& x) { return log10(x[0]); }},
+    {"exp2", [](const V& x) { return exp2(x[0]); }},
+    {"erfc", [](const V& x) { return erfc(x[0]); }},
 };
 
 ACCEL_OP_TEST_SUITE(UnaryOps, "ops_unary.json", kUnaryCases);

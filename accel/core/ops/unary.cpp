@@ -136,6 +136,19 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& x, const optional<Scalar
 }  // namespace
 
 Tensor exp(const Tensor& a) { return unary(UnaryOp::Exp, a); }
+Tensor tan(const Tensor& a) { return unary(UnaryOp::Tan, a); }
+Tensor asin(const Tensor& a) { return unary(UnaryOp::Asin, a); }
+Tensor acos(const Tensor& a) { return unary(UnaryOp::Acos, a); }
+Tensor atan(const Tensor& a) { return unary(UnaryOp::Atan, a); }
+Tensor sinh(const Tensor& a) { return unary(UnaryOp::Sinh, a); }
+Tensor cosh(const Tensor& a) { return unary(UnaryOp::Cosh, a); }
+Tensor asinh(const Tensor& a) { return unary(UnaryOp::Asinh, a); }
+Tensor acosh(const Tensor& a) { return unary(UnaryOp::Acosh, a); }
+Tensor atanh(const Tensor& a) { return unary(UnaryOp::Atanh, a); }
+Tensor log2(const Tensor& a) { return unary(UnaryOp::Log2, a); }
+Tensor log10(const Tensor& a) { return unary(UnaryOp::Log10, a); }
+Tensor exp2(const Tensor& a) { return unary(UnaryOp::Exp2, a); }
+Tensor erfc(const Tensor& a) { return unary(UnaryOp::Erfc, a); }
 Tensor log(const Tensor& a) { return unary(UnaryOp::Log, a); }
 Tensor sqrt(const Tensor& a) { return unary(UnaryOp::Sqrt, a); }
 Tensor rsqrt(const Tensor& a) { return unary(UnaryOp::Rsqrt, a); }

@@ -2,7 +2,7 @@
 // the CUDA kernels: one struct per op holding its forward and backward side by side, with
 // PyTorch's formulas. Arguments arrive in the accumulate type (float for Half/BFloat16), or on
 // the CPU as vectors of it (kernels/cpu/vector_math.h): the formulas call exp, log, sin, cos,
-// tanh and erf unqualified, so a vector argument finds its own versions.
+// tanh, erf, sqrt and the others unqualified, so a vector argument finds its own versions.
 #pragma once
 
 #include <cmath>
@@ -17,13 +17,27 @@
 
 namespace accel::math {
 
+using std::acos;
+using std::acosh;
+using std::asin;
+using std::asinh;
+using std::atan;
+using std::atanh;
 using std::cos;
+using std::cosh;
 using std::erf;
+using std::erfc;
 using std::exp;
+using std::exp2;
 using std::expm1;
 using std::log;
+using std::log10;
 using std::log1p;
+using std::log2;
 using std::sin;
+using std::sinh;
+using std::sqrt;
+using std::tan;
 using std::tanh;
 
 enum class UnaryOp : int8_t {
@@ -48,6 +62,19 @@ enum class UnaryOp : int8_t {
   Round,  // halves to even, as torch.round
   Trunc,
   Sign,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Log2,
+  Log10,
+  Exp2,
+  Erfc,
 };
 
 // What an op does with integer and bool inputs (PyTorch's rule for that op).
@@ -377,6 +404,192 @@ struct Sign {
 };
 
 // Calls f.template operator()<OpStruct>() for the struct of `op` (host-side dispatch).
+// ---- trigonometric and hyperbolic functions, their inverses, and logarithms and powers to other
+// bases (PyTorch's derivative formulas) ----
+
+struct Tan {
+  static constexpr const char* name = "tan";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return tan(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * (T(1) + y * y);
+  }
+};
+
+struct Asin {
+  static constexpr const char* name = "asin";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return asin(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / sqrt(T(1) - x * x);
+  }
+};
+
+struct Acos {
+  static constexpr const char* name = "acos";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return acos(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return -grad / sqrt(T(1) - x * x);
+  }
+};
+
+struct Atan {
+  static constexpr const char* name = "atan";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return atan(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / (T(1) + x * x);
+  }
+};
+
+struct Sinh {
+  static constexpr const char* name = "sinh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return sinh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * cosh(x);
+  }
+};
+
+struct Cosh {
+  static constexpr const char* name = "cosh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return cosh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * sinh(x);
+  }
+};
+
+struct Asinh {
+  static constexpr const char* name = "asinh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return asinh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / sqrt(x * x + T(1));
+  }
+};
+
+struct Acosh {
+  static constexpr const char* name = "acosh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return acosh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / sqrt(x * x - T(1));
+  }
+};
+
+struct Atanh {
+  static constexpr const char* name = "atanh";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return atanh(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / (T(1) - x * x);
+  }
+};
+
+struct Log2 {
+  static constexpr const char* name = "log2";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return log2(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / (x * T(0.6931471805599453));  // ln 2
+  }
+};
+
+struct Log10 {
+  static constexpr const char* name = "log10";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return log10(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad / (x * T(2.302585092994046));  // ln 10
+  }
+};
+
+struct Exp2 {
+  static constexpr const char* name = "exp2";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return exp2(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * y * T(0.6931471805599453);  // ln 2
+  }
+};
+
+// erfc(x) = 1 - erf(x), accurate where erf(x) is close to 1.
+struct Erfc {
+  static constexpr const char* name = "erfc";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return erfc(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * T(-1.1283791670955126) * exp(-(x * x));  // -2 / sqrt(pi)
+  }
+};
+
 template <typename F>
 decltype(auto) visit(UnaryOp op, F&& f) {
   switch (op) {
@@ -422,6 +635,32 @@ decltype(auto) visit(UnaryOp op, F&& f) {
       return f.template operator()<Trunc>();
     case UnaryOp::Sign:
       return f.template operator()<Sign>();
+    case UnaryOp::Tan:
+      return f.template operator()<Tan>();
+    case UnaryOp::Asin:
+      return f.template operator()<Asin>();
+    case UnaryOp::Acos:
+      return f.template operator()<Acos>();
+    case UnaryOp::Atan:
+      return f.template operator()<Atan>();
+    case UnaryOp::Sinh:
+      return f.template operator()<Sinh>();
+    case UnaryOp::Cosh:
+      return f.template operator()<Cosh>();
+    case UnaryOp::Asinh:
+      return f.template operator()<Asinh>();
+    case UnaryOp::Acosh:
+      return f.template operator()<Acosh>();
+    case UnaryOp::Atanh:
+      return f.template operator()<Atanh>();
+    case UnaryOp::Log2:
+      return f.template operator()<Log2>();
+    case UnaryOp::Log10:
+      return f.template operator()<Log10>();
+    case UnaryOp::Exp2:
+      return f.template operator()<Exp2>();
+    case UnaryOp::Erfc:
+      return f.template operator()<Erfc>();
   }
   __builtin_unreachable();  // every enumerator is handled above
 }

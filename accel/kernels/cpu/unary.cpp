@@ -20,7 +20,12 @@ constexpr bool kCallsLibm =
     std::same_as<Op, math::Cos> || std::same_as<Op, math::Tanh> ||
     std::same_as<Op, math::Sigmoid> || std::same_as<Op, math::Gelu> ||
     std::same_as<Op, math::GeluTanh> || std::same_as<Op, math::Silu> ||
-    std::same_as<Op, math::Log1p> || std::same_as<Op, math::Expm1> || std::same_as<Op, math::Erf>;
+    std::same_as<Op, math::Log1p> || std::same_as<Op, math::Expm1> || std::same_as<Op, math::Erf> ||
+    std::same_as<Op, math::Tan> || std::same_as<Op, math::Asin> || std::same_as<Op, math::Acos> ||
+    std::same_as<Op, math::Atan> || std::same_as<Op, math::Sinh> || std::same_as<Op, math::Cosh> ||
+    std::same_as<Op, math::Asinh> || std::same_as<Op, math::Acosh> ||
+    std::same_as<Op, math::Atanh> || std::same_as<Op, math::Log2> ||
+    std::same_as<Op, math::Log10> || std::same_as<Op, math::Exp2> || std::same_as<Op, math::Erfc>;
 
 }  // namespace
 
