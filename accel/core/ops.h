@@ -29,6 +29,19 @@ Tensor pow(const Scalar& base, const Tensor& exponent);
 Tensor maximum(const Tensor& a, const Tensor& b);
 Tensor minimum(const Tensor& a, const Tensor& b);
 Tensor neg(const Tensor& a);
+// ---- (ops/binary_functions.cpp) ----
+Tensor atan2(const Tensor& a, const Tensor& b);      // the angle of the point (b, a)
+Tensor hypot(const Tensor& a, const Tensor& b);      // sqrt(a^2 + b^2) without overflow
+Tensor logaddexp(const Tensor& a, const Tensor& b);  // log(exp(a) + exp(b)) without overflow
+// The remainder of a / b with a's sign (truncated division, C's fmod)...
+Tensor fmod(const Tensor& a, const Tensor& b);
+Tensor fmod(const Tensor& a, const Scalar& b);
+// ... and with b's sign (floored division, Python's %).
+Tensor remainder(const Tensor& a, const Tensor& b);
+Tensor remainder(const Tensor& a, const Scalar& b);
+// floor(a / b), integers staying integers; not differentiable.
+Tensor floor_divide(const Tensor& a, const Tensor& b);
+Tensor floor_divide(const Tensor& a, const Scalar& b);
 
 // ---- composed element-wise math (ops/pointwise_composites.cpp) ----
 // start + weight * (end - start), computed as end - (end - start) * (1 - weight) where

@@ -1,5 +1,6 @@
 // Element-wise binary ops (add, sub, mul, div, pow, maximum, minimum, comparisons) with
-// broadcasting, type promotion, their in-place forms, and their gradients.
+// broadcasting, type promotion, their in-place forms, and their gradients. atan2, hypot,
+// logaddexp, fmod, remainder and floor_divide share the forward: ops/binary_functions.cpp.
 #include "accel/core/ops/binary.h"
 
 #include <cmath>
@@ -18,8 +19,9 @@ namespace {
 
 // The dtype the kernel computes in: the promoted type (floating for true division).
 ScalarType compute_type(BinaryOp op, ScalarType promoted) {
-  if (op == BinaryOp::Div) return to_floating(promoted);
-  return promoted;
+  const bool floating_only = op == BinaryOp::Div || op == BinaryOp::Atan2 ||
+                             op == BinaryOp::Hypot || op == BinaryOp::LogAddExp;
+  return floating_only ? to_floating(promoted) : promoted;
 }
 
 Tensor as_type(const Tensor& t, ScalarType dtype) {
@@ -36,6 +38,9 @@ void run_kernel(BinaryOp op, ScalarType compute, const Tensor& out, const Tensor
 
 // PyTorch's refusals of bool subtraction (`-` on masks is almost always a mistake for ^ or ~).
 void check_operand_types(BinaryOp op, ScalarType a, ScalarType b, const char* name) {
+  if (op == BinaryOp::Fmod || op == BinaryOp::Remainder || op == BinaryOp::FloorDivide) {
+    ACCEL_CHECK(a != kBool || b != kBool, name, "not supported for two bool tensors");
+  }
   if (op != BinaryOp::Sub) return;
   ACCEL_CHECK(a != kBool || b != kBool, name,
               "subtraction of two bool tensors is not supported; use ^ (logical_xor) instead");

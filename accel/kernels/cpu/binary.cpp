@@ -1,5 +1,6 @@
-// Instantiates the binary math for every dtype; integer division by zero is reported
-// instead of trapping. 16-bit floats compute in float and round once.
+// Instantiates the binary math for every dtype; integer division (div, fmod, remainder,
+// floor_divide) by zero is reported instead of trapping. 16-bit floats compute in float and
+// round once.
 #include "accel/kernels/cpu/binary.h"
 
 #include "accel/base/dispatch.h"
@@ -23,10 +24,14 @@ void run(const Loop<3>& loop, double alpha) {
       return;
     }
   }
-  if constexpr (Op == BinaryOp::Div && std::is_integral_v<T>) {
+  if constexpr (math::divides(Op) && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     map_elements<Out, T, T>(loop, [](T a, T b) {
-      ACCEL_CHECK(b != 0, "div", "integer division by zero");
-      return static_cast<Out>(math::integer_quotient(a, b));
+      ACCEL_CHECK(b != 0, math::division_name(Op), "integer division by zero");
+      if constexpr (Op == BinaryOp::Div) {
+        return static_cast<Out>(math::integer_quotient(a, b));
+      } else {
+        return static_cast<Out>(math::binary_value<Op, T>(a, b));
+      }
     });
   } else if constexpr (std::is_same_v<T, bool> && !math::is_comparison(Op)) {
     map_elements<Out, T, T>(

@@ -45,7 +45,7 @@ struct ApplyBool {
   }
 };
 
-template <typename T>
+template <BinaryOp Op, typename T>
 struct IntegerDivide {
   DeviceErrorRecord* errors;
   const char* op;  // host memory: the host reads the string when it raises the error
@@ -54,7 +54,11 @@ struct IntegerDivide {
       report_device_error(errors, DeviceErrorKind::IntegerDivisionByZero, op);
       return T(0);
     }
-    return math::integer_quotient(a, b);
+    if constexpr (Op == BinaryOp::Div) {
+      return math::integer_quotient(a, b);
+    } else {
+      return math::binary_value<Op, T>(a, b);
+    }
   }
 };
 
@@ -68,9 +72,10 @@ void run(const Loop<3>& loop, double alpha, const Stream& stream) {
       return;
     }
   }
-  if constexpr (Op == BinaryOp::Div && std::is_integral_v<T>) {
-    map_elements<Out, T, T>(loop, stream, "div",
-                            IntegerDivide<T>{device_error_record(stream.device().index), "div"});
+  if constexpr (math::divides(Op) && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    map_elements<Out, T, T>(
+        loop, stream, math::division_name(Op),
+        IntegerDivide<Op, T>{device_error_record(stream.device().index), math::division_name(Op)});
   } else if constexpr (std::is_same_v<T, bool> && !math::is_comparison(Op)) {
     map_elements<Out, T, T>(loop, stream, "binary", ApplyBool<Op>{});
   } else {
