@@ -22,12 +22,12 @@ Tensor with_specials(const Tensor& a) {
 }
 
 const std::vector<OpCase> kComposedCases = {
-    {"diagonal", [](const V& x) { return diagonal(x[0]); }},
+    {"diagonal", [](const V& x) { return x[0].diagonal(); }},
     {"diagonal_offset_dims", [](const V& x) { return diagonal(x[0], -1, 2, 0); }},
     {"diagonal_past_the_edge", [](const V& x) { return diagonal(x[0], 5); }},
     {"movedim",
      [](const V& x) {
-       return movedim(x[0], {0, 1}, {3, 0});
+       return x[0].movedim({0, 1}, {3, 0});
      }},
     {"broadcast_to",
      [](const V& x) {
@@ -37,8 +37,8 @@ const std::vector<OpCase> kComposedCases = {
      [](const V& x) {
        return roll(x[0], {1, -5}, {0, 2});
      }},
-    {"roll_flattened", [](const V& x) { return roll(x[0], {4}); }},
-    {"tile", [](const V& x) { return tile(x[0], {2}); }},
+    {"roll_flattened", [](const V& x) { return x[0].roll({4}); }},
+    {"tile", [](const V& x) { return x[0].tile({2}); }},
     {"diag_embed", [](const V& x) { return diag_embed(x[0], 1, 0, 2); }},
     {"diag_of_vector", [](const V& x) { return diag(x[0], -1); }},
     {"diag_of_matrix", [](const V& x) { return diag(x[0], 1); }},
@@ -73,17 +73,17 @@ const std::vector<OpCase> kComposedCases = {
      [](const V& x) {
        return lerp(x[0], x[1].expand({3, 4}), 0.25);
      }},
-    {"lerp_scalar_high", [](const V& x) { return lerp(x[0], x[1], 0.75); }},
+    {"lerp_scalar_high", [](const V& x) { return x[0].lerp(x[1], 0.75); }},
     {"lerp_tensor", [](const V& x) { return lerp(x[0], x[1], x[2]); }},
     {"addcmul", [](const V& x) { return addcmul(x[0], x[1], x[2], -0.5); }},
     {"addcdiv", [](const V& x) { return addcdiv(x[0], x[1], x[2], 2); }},
-    {"square", [](const V& x) { return square(x[0]); }},
+    {"square", [](const V& x) { return x[0].square(); }},
     {"reciprocal", [](const V& x) { return reciprocal(x[0]); }},
     {"nan_to_num", [](const V& x) { return nan_to_num(with_specials(x[0]), 0.5, 2.0, -3.0); }},
     {"nan_to_num_default_nan",
      [](const V& x) { return nan_to_num(where(lt(x[0].abs(), 0.2), std::nan(""), x[0])); }},
     {"logit", [](const V& x) { return logit(x[0]); }},
-    {"logit_eps", [](const V& x) { return logit(x[0], 0.25); }},
+    {"logit_eps", [](const V& x) { return x[0].logit(0.25); }},
     {"xlogy", [](const V& x) { return xlogy(x[0], x[1]); }},
 };
 

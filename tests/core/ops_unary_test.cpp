@@ -46,7 +46,7 @@ const std::vector<OpCase> kUnaryCases = {
     {"round", [](const V& x) { return round(x[0] * 3); }},
     {"trunc", [](const V& x) { return trunc(x[0] * 3); }},
     {"sign", [](const V& x) { return x[0].sign(); }},
-    {"tan", [](const V& x) { return tan(x[0]); }},
+    {"tan", [](const V& x) { return x[0].tan(); }},
     {"asin", [](const V& x) { return asin(x[0]); }},
     {"acos", [](const V& x) { return acos(x[0]); }},
     {"atan", [](const V& x) { return atan(x[0]); }},
@@ -56,7 +56,7 @@ const std::vector<OpCase> kUnaryCases = {
     {"acosh", [](const V& x) { return acosh(x[0] + 1.5); }},
     {"atanh", [](const V& x) { return atanh(x[0]); }},
     {"log2", [](const V& x) { return log2(x[0]); }},
-    {"log10", [](const V& x) { return log10(x[0]); }},
+    {"log10", [](const V& x) { return x[0].log10(); }},
     {"exp2", [](const V& x) { return exp2(x[0]); }},
     {"erfc", [](const V& x) { return erfc(x[0]); }},
 };

@@ -163,5 +163,14 @@ Tensor Tensor::flip(IntArrayRef dims) const { return accel::flip(*this, dims); }
 Tensor Tensor::repeat(IntArrayRef repeats) const { return accel::repeat(*this, repeats); }
 Tensor Tensor::tril(int64_t diagonal) const { return accel::tril(*this, diagonal); }
 Tensor Tensor::triu(int64_t diagonal) const { return accel::triu(*this, diagonal); }
+Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const {
+  return accel::roll(*this, shifts, dims);
+}
+Tensor Tensor::tile(IntArrayRef reps) const { return accel::tile(*this, reps); }
+Tensor Tensor::diag_embed(int64_t offset, int64_t dim1, int64_t dim2) const {
+  return accel::diag_embed(*this, offset, dim1, dim2);
+}
+Tensor Tensor::diag(int64_t diagonal) const { return accel::diag(*this, diagonal); }
+Tensor Tensor::trace() const { return accel::trace(*this); }
 
 }  // namespace accel

@@ -99,4 +99,14 @@ Tensor floor_divide(const Tensor& a, const Scalar& b) {
   return floor_divide(a, scalar_operand(a, b));
 }
 
+Tensor Tensor::atan2(const Tensor& other) const { return accel::atan2(*this, other); }
+Tensor Tensor::hypot(const Tensor& other) const { return accel::hypot(*this, other); }
+Tensor Tensor::logaddexp(const Tensor& other) const { return accel::logaddexp(*this, other); }
+Tensor Tensor::fmod(const Tensor& other) const { return accel::fmod(*this, other); }
+Tensor Tensor::fmod(const Scalar& other) const { return accel::fmod(*this, other); }
+Tensor Tensor::remainder(const Tensor& other) const { return accel::remainder(*this, other); }
+Tensor Tensor::remainder(const Scalar& other) const { return accel::remainder(*this, other); }
+Tensor Tensor::floor_divide(const Tensor& other) const { return accel::floor_divide(*this, other); }
+Tensor Tensor::floor_divide(const Scalar& other) const { return accel::floor_divide(*this, other); }
+
 }  // namespace accel

@@ -80,4 +80,25 @@ Tensor xlogy(const Tensor& x, const Tensor& y) {
                product);
 }
 
+Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const {
+  return accel::lerp(*this, end, weight);
+}
+Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
+  return accel::lerp(*this, end, weight);
+}
+Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  return accel::addcmul(*this, t1, t2, value);
+}
+Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  return accel::addcdiv(*this, t1, t2, value);
+}
+Tensor Tensor::square() const { return accel::square(*this); }
+Tensor Tensor::reciprocal() const { return accel::reciprocal(*this); }
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) const {
+  return accel::nan_to_num(*this, nan, posinf, neginf);
+}
+Tensor Tensor::logit(std::optional<double> eps) const { return accel::logit(*this, eps); }
+Tensor Tensor::xlogy(const Tensor& other) const { return accel::xlogy(*this, other); }
+
 }  // namespace accel

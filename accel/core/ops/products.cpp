@@ -109,4 +109,6 @@ Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
              d);
 }
 
+Tensor Tensor::outer(const Tensor& other) const { return accel::outer(*this, other); }
+
 }  // namespace accel

@@ -204,6 +204,19 @@ const Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) const {
 }
 
 Tensor Tensor::exp() const { return accel::exp(*this); }
+Tensor Tensor::erfc() const { return accel::erfc(*this); }
+Tensor Tensor::tan() const { return accel::tan(*this); }
+Tensor Tensor::asin() const { return accel::asin(*this); }
+Tensor Tensor::acos() const { return accel::acos(*this); }
+Tensor Tensor::atan() const { return accel::atan(*this); }
+Tensor Tensor::sinh() const { return accel::sinh(*this); }
+Tensor Tensor::cosh() const { return accel::cosh(*this); }
+Tensor Tensor::asinh() const { return accel::asinh(*this); }
+Tensor Tensor::acosh() const { return accel::acosh(*this); }
+Tensor Tensor::atanh() const { return accel::atanh(*this); }
+Tensor Tensor::log2() const { return accel::log2(*this); }
+Tensor Tensor::log10() const { return accel::log10(*this); }
+Tensor Tensor::exp2() const { return accel::exp2(*this); }
 Tensor Tensor::log() const { return accel::log(*this); }
 Tensor Tensor::sqrt() const { return accel::sqrt(*this); }
 Tensor Tensor::rsqrt() const { return accel::rsqrt(*this); }

@@ -407,5 +407,15 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   return accel::slice(*this, dim, start, end, step);
 }
 Tensor Tensor::select(int64_t dim, int64_t index) const { return accel::select(*this, dim, index); }
+Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
+  return accel::movedim(*this, source, destination);
+}
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return accel::movedim(*this, source, destination);
+}
+Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+  return accel::diagonal(*this, offset, dim1, dim2);
+}
+Tensor Tensor::broadcast_to(IntArrayRef sizes) const { return accel::broadcast_to(*this, sizes); }
 
 }  // namespace accel
