@@ -227,6 +227,13 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index);
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);
+// a with alpha * source's slices along dim added to (index_add) or written into (index_copy;
+// the indices must then differ) the slices the 1-D index names, or those slices filled with a
+// value (index_fill).
+Tensor index_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha = 1);
+Tensor index_copy(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor index_fill(const Tensor& a, int64_t dim, const Tensor& index, const Scalar& value);
 // The coordinates of a's nonzero elements, [count, a.dim()] int64 in row-major order (computed
 // on the host: the count decides the shape). Tensor::index and index_put_: core/indexing.h.
 Tensor nonzero(const Tensor& a);

@@ -85,6 +85,18 @@ const std::vector<OpCase> kComposedCases = {
     {"logit", [](const V& x) { return logit(x[0]); }},
     {"logit_eps", [](const V& x) { return x[0].logit(0.25); }},
     {"xlogy", [](const V& x) { return xlogy(x[0], x[1]); }},
+    {"index_add",
+     [](const V& x) {
+       return x[0].index_add(0, tensor({1, 3, 1}), x[1], -2);
+     }},
+    {"index_copy",
+     [](const V& x) {
+       return index_copy(x[0], 1, tensor({2, 0}), x[1]);
+     }},
+    {"index_fill",
+     [](const V& x) {
+       return x[0].index_fill(1, tensor({0, 2, 0}), -1.5);
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(ComposedOps, "ops_composed.json", kComposedCases);
@@ -162,6 +174,15 @@ TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
   expect_error_containing([] { meshgrid({zeros({2, 2})}); }, "expected 0-D or 1-D tensors");
   expect_error_containing([] { lerp(zeros({2}), zeros({2}, kFloat64), 0.5); },
                           "lerp: expected start, end of one dtype");
+  expect_error_containing(
+      [] {
+        index_add(zeros({3, 2}), 0, arange(2), zeros({3, 2}));
+      },
+      "index_add: expected source [3, 2] to match self [3, 2] apart from dim "
+      "0, which must hold the index's 2 entries");
+  expect_error_containing([] { index_fill(zeros({3, 2}), 1, arange(3), 1); }, "index_fill");
+  expect_error_containing([] { index_copy(zeros({3}), 0, arange(1), zeros({1}, kFloat64)); },
+                          "index_copy: expected source of dtype float32");
   expect_error_containing([] { addcdiv(zeros({2}), arange(2), arange(1, 3)); },
                           "addcdiv: integer division is not supported");
 }

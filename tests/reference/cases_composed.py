@@ -76,4 +76,10 @@ CASES = {
     "logit": Case(torch.logit, [S(6, domain="grid:0.1:0.15")]),
     "logit_eps": Case(lambda a: torch.logit(a, eps=0.25), [S(7, domain="grid:0.05:0.15")]),
     "xlogy": Case(torch.xlogy, [S(2, 4, domain="grid:-1:0.5"), S(4, domain="positive")]),
+    # Indexing composed of scatter_add and masked_fill (the index repeats for index_add).
+    "index_add": Case(lambda a, s: a.index_add(0, torch.tensor([1, 3, 1]), s, alpha=-2),
+                      [S(4, 3), S(3, 3)]),
+    "index_copy": Case(lambda a, s: torch.index_copy(a, 1, torch.tensor([2, 0]), s),
+                       [S(2, 3), S(2, 2)]),
+    "index_fill": Case(lambda a: a.index_fill(1, torch.tensor([0, 2, 0]), -1.5), [S(2, 4)]),
 }

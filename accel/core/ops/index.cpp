@@ -1,6 +1,7 @@
 // Indexing along one dim: index_select, gather and scatter_add, with their gradients.
 // Each gradient is the other kernel: gather's is scatter_add into zeros and scatter_add's is
 // gather; index_select runs both kernels over its 1-D index broadcast to the output's shape.
+// index_add, index_copy and index_fill are composed of scatter_add and masked_fill.
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -170,6 +171,81 @@ Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tens
                      });
   }
   return out;
+}
+
+namespace {
+
+// The checks index_add and index_copy share: a 1-D index into self's `dim` with one entry per
+// slice of `source`, which is shaped as self apart from `dim`. Returns the dim, wrapped.
+int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index,
+                           const Tensor& source, const char* op) {
+  check_index(self, index, op);
+  ACCEL_CHECK(index.dim() <= 1, op, "index must be 1-D or a scalar, got shape {}", index.sizes());
+  ACCEL_CHECK(source.defined(), op, "the source tensor is undefined");
+  check_same_device(self, source, op);
+  ACCEL_CHECK(self.dtype() == source.dtype(), op, "expected source of dtype {} (self's), got {}",
+              self.dtype(), source.dtype());
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), op);
+  bool shapes_match = source.dim() == self.dim();
+  for (int64_t i = 0; shapes_match && i < self.dim(); ++i) {
+    shapes_match = source.size(i) == (i == d ? index.numel() : self.size(i));
+  }
+  ACCEL_CHECK(shapes_match, op,
+              "expected source {} to match self {} apart from dim {}, which must hold the "
+              "index's {} entries",
+              source.sizes(), self.sizes(), d, index.numel());
+  check_index_range(index, d, self.dim() == 0 ? 1 : self.size(d), op);
+  return d;
+}
+
+}  // namespace
+
+Tensor index_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha) {
+  const int64_t d = check_index_source(a, dim, index, source, "index_add");
+  ACCEL_CHECK(a.is_floating_point() || alpha.is_integral(), "index_add",
+              "alpha {} must be an integer for a {} tensor", alpha.to_double(), a.dtype());
+  if (a.dim() == 0) {
+    return index_add(a.reshape({1}), 0, index.reshape({1}), source.reshape({1}), alpha).reshape({});
+  }
+  const Tensor scaled = alpha.to_double() == 1.0 ? source : mul(source, alpha);
+  return scatter_add(a, d, spread_index(index, d, source.sizes()), scaled);
+}
+
+Tensor index_copy(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) {
+  const int64_t d = check_index_source(a, dim, index, source, "index_copy");
+  if (a.dim() == 0) {
+    return index_copy(a.reshape({1}), 0, index.reshape({1}), source.reshape({1})).reshape({});
+  }
+  return scatter_add(index_fill(a, d, index, 0), d, spread_index(index, d, source.sizes()), source);
+}
+
+Tensor index_fill(const Tensor& a, int64_t dim, const Tensor& index, const Scalar& value) {
+  check_index(a, index, "index_fill");
+  ACCEL_CHECK(index.dim() <= 1, "index_fill", "index must be 1-D or a scalar, got shape {}",
+              index.sizes());
+  if (a.dim() == 0) return index_fill(a.reshape({1}), dim, index, value).reshape({});
+  const int64_t d = wrap_dim(dim, a.dim(), "index_fill");
+  check_index_range(index, d, a.size(d), "index_fill");
+  // Which slices along d the index names, as a mask broadcasting against a.
+  const TensorOptions counts = TensorOptions(kInt64).device(a.device());
+  const Tensor flat = index.reshape({-1}).to(kInt64);
+  const Tensor hits =
+      scatter_add(zeros({a.size(d)}, counts), 0, flat, ones({flat.numel()}, counts));
+  DimVector shape(static_cast<size_t>(a.dim()), 1);
+  shape[d] = a.size(d);
+  return masked_fill(a, gt(hits, 0).reshape(shape), value);
+}
+
+Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                         const Scalar& alpha) const {
+  return accel::index_add(*this, dim, index, source, alpha);
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& source) const {
+  return accel::index_copy(*this, dim, index, source);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return accel::index_fill(*this, dim, index, value);
 }
 
 Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
