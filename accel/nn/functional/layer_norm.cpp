@@ -2,11 +2,15 @@
 // reciprocal standard deviation, from which the backward writes the input, weight and bias
 // gradients in one call. Mixed dtypes (a bfloat16 input with float32 parameters, as under
 // autocast) run in the promoted type and are rounded back to the input's, as PyTorch does on
-// the CPU.
+// the CPU. rms_norm, over the same trailing dims, is composed of core ops (autograd
+// differentiates it).
+#include <limits>
+
 #include "accel/base/error.h"
 #include "accel/core/autograd/function.h"
 #include "accel/core/backend.h"
 #include "accel/core/factories.h"
+#include "accel/core/ops.h"
 #include "accel/core/stream.h"
 #include "accel/nn/functional/normalization.h"
 
@@ -15,18 +19,24 @@ namespace {
 
 constexpr const char* kOp = "layer_norm";
 
-void check_arguments(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
-                     const Tensor& bias) {
+// What layer_norm and rms_norm ask of their input: floating point, with trailing dims equal to
+// a non-empty normalized_shape.
+void check_normalized_input(const Tensor& input, IntArrayRef normalized_shape, const char* op) {
   const int64_t k = static_cast<int64_t>(normalized_shape.size());
   bool matches = k >= 1 && input.dim() >= k;
   for (int64_t i = 0; matches && i < k; ++i) {
     matches = input.size(input.dim() - k + i) == normalized_shape[static_cast<size_t>(i)];
   }
-  ACCEL_CHECK(matches, kOp,
+  ACCEL_CHECK(matches, op,
               "normalized_shape {} must be non-empty and match the trailing dims of input {}",
               normalized_shape, input.sizes());
-  ACCEL_CHECK(input.is_floating_point(), kOp, "expected a floating-point input, got {}",
+  ACCEL_CHECK(input.is_floating_point(), op, "expected a floating-point input, got {}",
               to_string(input.dtype()));
+}
+
+void check_arguments(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
+                     const Tensor& bias) {
+  check_normalized_input(input, normalized_shape, kOp);
   for (const Tensor* t : {&weight, &bias}) {
     if (!t->defined()) continue;
     ACCEL_CHECK(t->sizes() == normalized_shape, kOp,
@@ -103,6 +113,34 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
           if (grad_bias.defined()) in_grads[2] = grad_bias;
         });
   }
+  return out.to(input.dtype());
+}
+
+Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
+                std::optional<double> eps) {
+  constexpr const char* op = "rms_norm";
+  check_normalized_input(input, normalized_shape, op);
+  if (weight.defined()) {
+    ACCEL_CHECK(weight.sizes() == normalized_shape && weight.is_floating_point(), op,
+                "expected a floating-point weight of shape {} (normalized_shape), got {} {}",
+                normalized_shape, to_string(weight.dtype()), weight.sizes());
+    ACCEL_CHECK(weight.device() == input.device(), op,
+                "expected the weight on the input's device {}, got {}", input.device(),
+                weight.device());
+  }
+  // The mean of squares in float32 or float64, as PyTorch computes it; the weight applies
+  // before the result is rounded to the input's dtype.
+  const ScalarType compute = input.dtype() == kFloat64 ? kFloat64 : kFloat32;
+  const double epsilon = eps.value_or(compute == kFloat64 ? std::numeric_limits<double>::epsilon()
+                                                          : std::numeric_limits<float>::epsilon());
+  DimVector dims;
+  for (int64_t d = input.dim() - static_cast<int64_t>(normalized_shape.size()); d < input.dim();
+       ++d) {
+    dims.push_back(d);
+  }
+  const Tensor x = input.to(compute);
+  Tensor out = mul(x, rsqrt(add(mean(mul(x, x), as_ref(dims), /*keepdim=*/true), epsilon)));
+  if (weight.defined()) out = mul(out, weight.to(compute));
   return out.to(input.dtype());
 }
 

@@ -4,7 +4,7 @@
 // formulas (its sums cross processes between them); group_norm as layer_norm's kernels over
 // each group, then the per-channel affine; instance_norm as batch_norm over a batch of one whose
 // channels are every sample's. The running statistics' update is written out, without recording.
-// layer_norm is in layer_norm.cpp.
+// layer_norm and rms_norm are in layer_norm.cpp.
 #include "accel/nn/functional/normalization.h"
 
 #include <cmath>
