@@ -276,6 +276,9 @@ TEST(InstanceNorm, InputErrorsNameLayerAndShapes) {
         nn::InstanceNorm1d(nn::InstanceNormOptions(3).affine(true))->forward(zeros({2, 4, 5}));
       },
       "with C = 3 (num_features), got [2, 4, 5]");
+  expect_error_containing(
+      [] { nn::InstanceNorm1d(nn::InstanceNormOptions(3).affine(true))->forward(zeros({})); },
+      "InstanceNorm1d: expected input of shape [N, C, L] or [C, L] with C = 3");
   // Without parameters or statistics any channel count is accepted, as PyTorch.
   EXPECT_EQ(nn::InstanceNorm1d(3)->forward(randn({2, 4, 5})).sizes(),
             (std::vector<int64_t>{2, 4, 5}));

@@ -74,13 +74,15 @@ InstanceNormImplBase::InstanceNormImplBase(const NormOptions& options_, int64_t 
 Tensor InstanceNormImplBase::forward(const Tensor& input) {
   const int64_t batched_rank = spatial_dims_ + 2;
   const bool batched = input.dim() == batched_rank;
+  const bool ranked = batched || input.dim() == batched_rank - 1;
   // Without parameters or statistics num_features is unused, and PyTorch accepts any channels.
   const bool uses_channels = options.affine_ || options.track_running_stats_;
-  const bool channels_ok = !uses_channels || input.size(batched ? 1 : 0) == options.num_features_;
+  const bool channels_ok =
+      !uses_channels || (ranked && input.size(batched ? 1 : 0) == options.num_features_);
   const char* spatial = spatial_dims_ == 1 ? "L" : spatial_dims_ == 2 ? "H, W" : "D, H, W";
   ACCEL_CHECK(
-      (batched || input.dim() == batched_rank - 1) && channels_ok, name(),
-      "expected input of shape [N, C, {}] or [C, {}]{}, got {}", spatial, spatial,
+      ranked && channels_ok, name(), "expected input of shape [N, C, {}] or [C, {}]{}, got {}",
+      spatial, spatial,
       uses_channels ? fmt::format(" with C = {} (num_features)", options.num_features_) : "",
       input.sizes());
   const Tensor x = batched ? input : input.unsqueeze(0);
