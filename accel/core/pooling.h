@@ -27,4 +27,10 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
 // output of spatial size output_size.
 Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size);
 
+// PyTorch's pooling output size: the number of windows along a dim of `size` elements padded
+// by `pad` on each side; with ceil_mode a partial last window counts if it starts inside the
+// input or its left padding.
+int64_t pooled_size(int64_t size, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation,
+                    bool ceil_mode);
+
 }  // namespace accel

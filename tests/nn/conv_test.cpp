@@ -1,4 +1,4 @@
-// Convolution tests: F::conv1d / conv2d / conv_transpose1d / conv_transpose2d and their layers
+// Convolution tests: F::conv1d / conv2d / conv3d, the transposed ones and their layers
 // (with every padding mode), F::unfold / F::fold and their layers against PyTorch
 // fixtures (tests/reference/cases_nn_conv.py) through the op harness, default initialization,
 // skipped input gradients, results independent of the thread count, and the errors for
@@ -131,6 +131,39 @@ const std::vector<OpCase> kConvCases = {
            ->forward(x[0]);
      }},
     {"fold_unbatched", [](const V& x) { return F::fold(x[0], 4, 2); }},
+    {"conv3d_basic",
+     [](const V& x) {
+       return layer_with<nn::Conv3d>(x, nn::Conv3dOptions(2, 3, {2, 3, 3}));
+     }},
+    {"conv3d_stride_padding_dilation",
+     [](const V& x) {
+       return F::conv3d(x[0], x[1], x[2], {2, 1, 2}, {1, 2, 0}, {2, 1, 1});
+     }},
+    {"conv3d_groups_no_bias",
+     [](const V& x) { return layer_with<nn::Conv3d>(x, nn::Conv3dOptions(4, 4, 2).groups(2)); }},
+    {"conv3d_same_even", [](const V& x) { return F::conv3d(x[0], x[1], x[2], 1, "same"); }},
+    {"conv3d_unbatched",
+     [](const V& x) { return layer_with<nn::Conv3d>(x, nn::Conv3dOptions(2, 2, 3).padding(1)); }},
+    {"conv3d_replicate_padding",
+     [](const V& x) {
+       return layer_with<nn::Conv3d>(
+           x, nn::Conv3dOptions(2, 2, 3).padding(1).padding_mode(nn::ConvPaddingMode::Replicate));
+     }},
+    {"conv_transpose3d_basic",
+     [](const V& x) {
+       return layer_with<nn::ConvTranspose3d>(x, nn::ConvTranspose3dOptions(2, 3, 2));
+     }},
+    {"conv_transpose3d_strided",
+     [](const V& x) {
+       return layer_with<nn::ConvTranspose3d>(
+           x, nn::ConvTranspose3dOptions(2, 2, 3).stride(2).padding(1).output_padding(1));
+     }},
+    {"conv_transpose3d_groups_dilation",
+     [](const V& x) {
+       return F::conv_transpose3d(x[0], x[1], {}, {2, 1, 1}, {0, 1, 0}, {1, 0, 1}, 2, {2, 1, 2});
+     }},
+    {"conv_transpose3d_unbatched",
+     [](const V& x) { return F::conv_transpose3d(x[0], x[1], x[2], 2); }},
 };
 
 ACCEL_OP_TEST_SUITE(NnConv, "ops_nn_conv.json", kConvCases);
@@ -235,6 +268,96 @@ TEST(Conv2d, PaddingModesPadBeforeAnUnpaddedConvolution) {
   nn::Conv1d valid(
       nn::Conv1dOptions(2, 1, 3).padding("valid").padding_mode(nn::ConvPaddingMode::Circular));
   EXPECT_EQ(valid->forward(zeros({2, 6})).sizes(), IntArrayRef({1, 4}));
+}
+
+TEST(Conv3d, ChecksShapesAndNamesTheOp) {
+  nn::Conv3d conv(nn::Conv3dOptions(2, 4, {1, 3, 3}).stride({1, 2, 2}).padding({0, 1, 1}));
+  EXPECT_EQ(conv->weight.sizes(), IntArrayRef({4, 2, 1, 3, 3}));
+  EXPECT_EQ(conv->forward(zeros({3, 2, 5, 8, 8})).sizes(), IntArrayRef({3, 4, 5, 4, 4}));
+  EXPECT_EQ(conv->forward(zeros({2, 5, 8, 8})).sizes(), IntArrayRef({4, 5, 4, 4}));
+  expect_error_containing(
+      [&] {
+        conv->forward(zeros({3, 3, 5, 8, 8}));
+      },
+      "Conv3d: expected input of shape [N, 2, D, H, W] or [2, D, H, W] (in_channels = 2), got "
+      "[3, 3, 5, 8, 8]");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 5, 5}), zeros({2, 2, 3, 3}));
+      },
+      "conv3d: expected 5-D weight, got weight of size [2, 2, 3, 3]");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 5}), zeros({2, 2, 3, 3, 3}));
+      },
+      "Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: [1, 2, 5]");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 3, 4, 4, 4}), zeros({2, 2, 3, 3, 3}));
+      },
+      "conv3d: Given groups=1, weight of size [2, 2, 3, 3, 3], expected input[1, 3, 4, 4, 4] to "
+      "have 2 channels, but got 3 channels instead");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 2, 4, 4}), zeros({2, 2, 3, 3, 3}));
+      },
+      "conv3d: padded input size [2, 4, 4] is smaller than the dilated kernel size [3, 3, 3]");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 4, 4, 4}), zeros({2, 2, 3, 3, 3}), {}, {1, 2});
+      },
+      "conv3d: expected stride to hold 1 or 3 values, got [1, 2]");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 4, 4, 4}), zeros({2, 2, 3, 3, 3}), {}, 2, "same");
+      },
+      "conv3d: padding='same' is not supported for strided convolutions");
+  expect_error_containing(
+      [] {
+        F::conv3d(zeros({1, 2, 4, 4, 4}), zeros({2, 2, 3, 3, 3}, kFloat64));
+      },
+      "conv3d: input, weight and bias must have the same dtype, got float32, float64");
+}
+
+TEST(ConvTranspose3d, ChecksShapesAndOutputPadding) {
+  nn::ConvTranspose3d deconv(nn::ConvTranspose3dOptions(4, 2, 3).stride(2));
+  EXPECT_EQ(deconv->weight.sizes(), IntArrayRef({4, 2, 3, 3, 3}));
+  EXPECT_EQ(deconv->forward(zeros({1, 4, 2, 5, 5})).sizes(), IntArrayRef({1, 2, 5, 11, 11}));
+  expect_error_containing(
+      [&] {
+        deconv->forward(zeros({1, 2, 5, 5, 5}));
+      },
+      "ConvTranspose3d: expected input of shape [N, 4, D, H, W] or [4, D, H, W] (in_channels = "
+      "4), got [1, 2, 5, 5, 5]");
+  expect_error_containing(
+      [] {
+        F::conv_transpose3d(zeros({1, 2, 3, 3, 3}), zeros({2, 2, 3, 3, 3}), {}, 1, 0, {1, 0, 0});
+      },
+      "conv_transpose3d: output padding must be smaller than either stride or dilation");
+  expect_error_containing(
+      [] {
+        F::conv_transpose3d(zeros({1, 2, 1, 3, 3}), zeros({2, 2, 1, 3, 3}), {}, 1, 1);
+      },
+      "conv_transpose3d: computed output size [-1, 3, 3] is too small");
+}
+
+// A kernel of depth 1 applies the same 2-D convolution to every depth plane.
+TEST(Conv3d, UnitDepthKernelIsConv2dOnEveryPlane) {
+  manual_seed(5);
+  const Tensor x = randn({2, 3, 4, 6, 5}, kFloat64), w = randn({4, 3, 1, 3, 3}, kFloat64);
+  const Tensor b = randn({4}, kFloat64);
+  const Tensor out = F::conv3d(x, w, b, {1, 2, 1}, {0, 1, 1});
+  for (int64_t d = 0; d < 4; ++d) {
+    const Tensor plane = F::conv2d(x.select(2, d), w.select(2, 0), b, {2, 1}, {1, 1});
+    EXPECT_TRUE(allclose(out.select(2, d), plane)) << "depth " << d;
+  }
+  // The transposed convolution is the adjoint: <conv3d(x), y> = <x, conv_transpose3d(y)>.
+  const Tensor w3 = randn({4, 3, 3, 2, 3}, kFloat64);
+  const Tensor y = F::conv3d(x, w3, {}, 2, 1);
+  const Tensor probe = randn(y.sizes(), kFloat64);
+  const Tensor back = F::conv_transpose3d(probe, w3, {}, 2, 1, {1, 0, 0});
+  ASSERT_EQ(back.sizes(), x.sizes());
+  EXPECT_NEAR((y * probe).sum().item<double>(), (x * back).sum().item<double>(), 1e-9);
 }
 
 // unfold is what a convolution multiplies its weight into, and fold sums overlapping blocks.

@@ -1,4 +1,4 @@
-// Pooling tests: 1-D and 2-D max, average and adaptive pooling against PyTorch fixtures
+// Pooling tests: 1-D, 2-D and 3-D max, average and adaptive pooling against PyTorch fixtures
 // (tests/reference/cases_nn_pooling.py) through the op harness and the nn layers, the argmax
 // indices, ties, NaN propagation, windows with no tap inside the input, default strides and
 // argument errors.
@@ -87,6 +87,37 @@ const std::vector<OpCase> kPoolingCases = {
     {"adaptive_max_pool2d_grow_unbatched",
      [](const V& x) {
        return F::adaptive_max_pool2d(x[0], {5, 4});
+     }},
+    {"max_pool3d_basic", [](const V& x) { return nn::MaxPool3d(2)->forward(x[0]); }},
+    {"max_pool3d_stride_pad_dilation",
+     [](const V& x) {
+       return nn::MaxPool3d(
+                  nn::MaxPool3dOptions({3, 2, 2}).stride({2, 1, 2}).padding({1, 1, 0}).dilation(
+                      {1, 2, 1}))
+           ->forward(x[0]);
+     }},
+    {"max_pool3d_ceil_unbatched", [](const V& x) { return F::max_pool3d(x[0], 2, 2, 1, 1, true); }},
+    {"avg_pool3d_basic", [](const V& x) { return nn::AvgPool3d(2)->forward(x[0]); }},
+    {"avg_pool3d_pad_exclude",
+     [](const V& x) {
+       return nn::AvgPool3d(nn::AvgPool3dOptions(3).stride(2).padding(1).count_include_pad(false))
+           ->forward(x[0]);
+     }},
+    {"avg_pool3d_ceil_pad_include",
+     [](const V& x) {
+       return F::avg_pool3d(x[0], {2, 3, 2}, 2, {1, 1, 0}, true);
+     }},
+    {"adaptive_avg_pool3d",
+     [](const V& x) {
+       return nn::AdaptiveAvgPool3d(std::vector<int64_t>{2, 3, 2})->forward(x[0]);
+     }},
+    {"adaptive_avg_pool3d_grow_unbatched",
+     [](const V& x) {
+       return F::adaptive_avg_pool3d(x[0], {4, 2, 3});
+     }},
+    {"adaptive_max_pool3d",
+     [](const V& x) {
+       return nn::AdaptiveMaxPool3d(std::vector<int64_t>{2, 3, 2})->forward(x[0]);
      }},
 };
 
@@ -253,6 +284,88 @@ TEST(AdaptiveMaxPool2d, IndicesAndGradientFollowTheFirstMaximumInRowMajorOrder) 
   auto [rows, row_indices] = F::adaptive_max_pool2d_with_indices(x, {3, 1});
   EXPECT_TRUE(rows.equal(tensor({5.0, 5.0, 4.0}).view({1, 3, 1})));
   EXPECT_TRUE(row_indices.equal(tensor({1, 4, 8}).view({1, 3, 1})));
+}
+
+// Every index picks its output's value out of the flattened volume.
+void expect_indices_pick_the_values(const Tensor& input, const Tensor& out, const Tensor& indices) {
+  EXPECT_EQ(indices.dtype(), kInt64);
+  EXPECT_EQ(indices.sizes(), out.sizes());
+  EXPECT_TRUE(input.flatten(-3).gather(-1, indices.flatten(-3)).equal(out.flatten(-3)));
+}
+
+TEST(MaxPool3d, IndicesAreFlatPositionsWithinEachVolume) {
+  // Each 2x2x2 window's maximum is its last element.
+  const Tensor x = iota({1, 2, 4, 4, 4});
+  const auto [out, indices] = nn::MaxPool3d(2)->forward_with_indices(x);
+  EXPECT_EQ(indices.sizes(), IntArrayRef({1, 2, 2, 2, 2}));
+  EXPECT_EQ(indices[0][1][1][0][1].item<int64_t>(), (3 * 4 + 1) * 4 + 3);
+  expect_indices_pick_the_values(x, out, indices);
+  manual_seed(3);
+  const Tensor y = randn({2, 5, 6, 7});
+  const auto [padded, padded_indices] = F::max_pool3d_with_indices(y, 3, 2, 1, 1, true);
+  EXPECT_EQ(padded.sizes(), IntArrayRef({2, 3, 4, 4}));
+  expect_indices_pick_the_values(y, padded, padded_indices);
+}
+
+TEST(MaxPool3d, TiesGoToTheFirstElementInDepthRowColumnOrder) {
+  // Two planes of one window hold the maximum 5 twice each: the first plane's first wins.
+  const Tensor x =
+      tensor({0.0, 1.0, 1.0, 0.0, 0.0, 5.0, 5.0, 0.0, 5.0, 0.0, 0.0, 5.0}).view({1, 3, 2, 2});
+  const Tensor leaf = x.clone().requires_grad_();
+  auto [out, indices] = F::max_pool3d_with_indices(leaf, {3, 2, 2});
+  EXPECT_EQ(out.item<double>(), 5.0);
+  EXPECT_EQ(indices.item<int64_t>(), 5);
+  out.sum().backward();
+  EXPECT_EQ(leaf.grad().sum().item<double>(), 1.0);
+  EXPECT_EQ(leaf.grad().flatten()[5].item<double>(), 1.0);
+  auto [adaptive, adaptive_indices] = F::adaptive_max_pool3d_with_indices(x, {1, 1, 1});
+  EXPECT_EQ(adaptive.item<double>(), 5.0);
+  EXPECT_EQ(adaptive_indices.item<int64_t>(), 5);
+}
+
+TEST(Pooling3d, SixteenBitInputsKeepTheirDtype) {
+  const Tensor x = ones({1, 2, 4, 4, 4}, kBFloat16);
+  EXPECT_EQ(F::avg_pool3d(x, 2).dtype(), kBFloat16);
+  EXPECT_TRUE(F::avg_pool3d(x, 3, 1, 1, false, false).equal(ones({1, 2, 4, 4, 4}, kBFloat16)));
+  EXPECT_EQ(F::adaptive_avg_pool3d(x, 1).sizes(), IntArrayRef({1, 2, 1, 1, 1}));
+  EXPECT_EQ(F::max_pool3d(x, 2).dtype(), kBFloat16);
+}
+
+TEST(Pooling3d, ErrorsNameTheThreeDimensionalOp) {
+  expect_error_containing(
+      [] {
+        F::max_pool3d(zeros({2, 3, 4}), 2);
+      },
+      "max_pool3d: expected a 4-D [C, D, H, W] or 5-D [N, C, D, H, W] input, got [2, 3, 4]");
+  expect_error_containing(
+      [] {
+        F::avg_pool3d(zeros({1, 2, 3, 3}), {2, 2});
+      },
+      "avg_pool3d: kernel_size must be one or three ints, got [2, 2]");
+  expect_error_containing(
+      [] {
+        F::max_pool3d(zeros({1, 2, 4, 4}), 2, 1, {1, 2, 1});
+      },
+      "max_pool3d: pad should be non-negative and at most half of kernel size");
+  expect_error_containing(
+      [] {
+        F::avg_pool3d(zeros({1, 1, 4, 4}), 2);
+      },
+      "avg_pool3d: given input size [1, 1, 4, 4], the calculated output size [0, 2, 2] is too "
+      "small");
+  expect_error_containing(
+      [] {
+        F::adaptive_avg_pool3d(zeros({1, 2, 3, 3}), {1, 0, 1});
+      },
+      "adaptive_avg_pool3d: output_size must be positive, got [1, 0, 1]");
+  expect_error_containing(
+      [] {
+        F::adaptive_max_pool3d(zeros({1, 2, 3}, kInt64), 1);
+      },
+      "adaptive_max_pool3d: expected a 4-D [C, D, H, W] or 5-D [N, C, D, H, W] input");
+  EXPECT_EQ(nn::MaxPool3d(nn::MaxPool3dOptions(2).stride({1, 2, 2}))->extra_repr(),
+            "kernel_size=[2, 2, 2], stride=[1, 2, 2], padding=[0, 0, 0], dilation=[1, 1, 1], "
+            "ceil_mode=false");
 }
 
 TEST(Pooling1d, IndicesAreAlongTheLength) {

@@ -1,6 +1,7 @@
-"""Reference cases for the convolutions (tests/nn/conv_test.cpp): F.conv1d / F.conv2d, the
-transposed ones, padding modes, and F.unfold / F.fold, with weight and bias as inputs, so the fixture holds their gradients too. Shapes stay tiny because
-finite differences run two forwards per input element."""
+"""Reference cases for the convolutions (tests/nn/conv_test.cpp): F.conv1d / F.conv2d /
+F.conv3d, the transposed ones, padding modes, and F.unfold / F.fold, with weight and bias as
+inputs, so the fixture holds their gradients too. Shapes stay tiny because finite differences
+run two forwards per input element."""
 import torch.nn.functional as F
 
 from op_case import Case, S
@@ -74,4 +75,30 @@ CASES = {
         lambda x: F.fold(x, (6, 7), (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3)),
         [S(1, 12, 9)]),
     "fold_unbatched": Case(lambda x: F.fold(x, 4, 2), [S(8, 9)]),
+    "conv3d_basic": Case(lambda x, w, b: F.conv3d(x, w, b),
+                         [S(2, 2, 4, 4, 4), S(3, 2, 2, 3, 3), S(3)]),
+    "conv3d_stride_padding_dilation": Case(
+        lambda x, w, b: F.conv3d(x, w, b, stride=(2, 1, 2), padding=(1, 2, 0),
+                                 dilation=(2, 1, 1)),
+        [S(1, 2, 6, 5, 5), S(2, 2, 3, 3, 2), S(2)]),
+    "conv3d_groups_no_bias": Case(lambda x, w: F.conv3d(x, w, groups=2),
+                                  [S(1, 4, 3, 4, 4), S(4, 2, 2, 2, 2)]),
+    "conv3d_same_even": Case(lambda x, w, b: F.conv3d(x, w, b, padding="same"),
+                             [S(1, 2, 4, 4, 3), S(2, 2, 2, 3, 2), S(2)]),
+    "conv3d_unbatched": Case(lambda x, w, b: F.conv3d(x, w, b, padding=1),
+                             [S(2, 3, 3, 3), S(2, 2, 3, 3, 3), S(2)]),
+    "conv3d_replicate_padding": Case(
+        lambda x, w, b: F.conv3d(F.pad(x, (1, 1, 1, 1, 1, 1), mode="replicate"), w, b),
+        [S(1, 2, 3, 4, 4), S(2, 2, 3, 3, 3), S(2)]),
+    "conv_transpose3d_basic": Case(lambda x, w, b: F.conv_transpose3d(x, w, b),
+                                   [S(1, 2, 3, 3, 3), S(2, 3, 2, 2, 2), S(3)]),
+    "conv_transpose3d_strided": Case(
+        lambda x, w, b: F.conv_transpose3d(x, w, b, stride=2, padding=1, output_padding=1),
+        [S(1, 2, 3, 2, 3), S(2, 2, 3, 3, 3), S(2)]),
+    "conv_transpose3d_groups_dilation": Case(
+        lambda x, w: F.conv_transpose3d(x, w, stride=(2, 1, 1), padding=(0, 1, 0),
+                                        output_padding=(1, 0, 1), groups=2, dilation=(2, 1, 2)),
+        [S(1, 4, 3, 3, 3), S(4, 1, 2, 3, 2)]),
+    "conv_transpose3d_unbatched": Case(lambda x, w, b: F.conv_transpose3d(x, w, b, stride=2),
+                                       [S(2, 2, 3, 2), S(2, 1, 2, 2, 2), S(1)]),
 }

@@ -1,4 +1,4 @@
-"""Reference cases for 2-D pooling (tests/nn/pooling_test.cpp): max pooling on distinct values
+"""Reference cases for 1-D, 2-D and 3-D pooling (tests/nn/pooling_test.cpp): max pooling on distinct values
 (so the argmax is unambiguous) and average / adaptive average pooling, over strides, padding,
 dilation, ceil_mode and count_include_pad."""
 import torch
@@ -49,4 +49,22 @@ CASES = {
     "adaptive_max_pool2d": Case(lambda x: F.adaptive_max_pool2d(x, (3, 2)), [S(2, 3, 7, 5)]),
     "adaptive_max_pool2d_grow_unbatched":
         Case(lambda x: F.adaptive_max_pool2d(x, (5, 4)), [S(2, 3, 3)]),
+    "max_pool3d_basic": Case(lambda x: F.max_pool3d(x, 2), [D(1, 2, 4, 4, 4)]),
+    "max_pool3d_stride_pad_dilation":
+        Case(lambda x: F.max_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 1, 0), (1, 2, 1)),
+             [D(1, 1, 5, 6, 5)]),
+    "max_pool3d_ceil_unbatched": Case(lambda x: F.max_pool3d(x, 2, 2, 1, ceil_mode=True),
+                                      [D(2, 5, 4, 3)]),
+    "avg_pool3d_basic": Case(lambda x: F.avg_pool3d(x, 2), [S(1, 2, 4, 4, 4)]),
+    "avg_pool3d_pad_exclude": Case(lambda x: F.avg_pool3d(x, 3, 2, 1, count_include_pad=False),
+                                   [S(1, 1, 5, 5, 6)]),
+    "avg_pool3d_ceil_pad_include":
+        Case(lambda x: F.avg_pool3d(x, (2, 3, 2), 2, (1, 1, 0), ceil_mode=True),
+             [S(2, 1, 5, 4, 5)]),
+    "adaptive_avg_pool3d": Case(lambda x: F.adaptive_avg_pool3d(x, (2, 3, 2)),
+                                [S(1, 2, 5, 7, 4)]),
+    "adaptive_avg_pool3d_grow_unbatched": Case(lambda x: F.adaptive_avg_pool3d(x, (4, 2, 3)),
+                                               [S(2, 3, 4, 5)]),
+    "adaptive_max_pool3d": Case(lambda x: F.adaptive_max_pool3d(x, (2, 3, 2)),
+                                [S(1, 2, 5, 6, 4)]),
 }

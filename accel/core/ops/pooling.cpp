@@ -32,18 +32,6 @@ void check_input(const Tensor& input, const char* op) {
               input.dtype());
 }
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// PyTorch's pooling_output_shape: with ceil_mode the last window must still start inside the
-// input or its left padding.
-int64_t pooled_size(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dilation,
-                    bool ceil_mode) {
-  const int64_t span = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = floor_div(span, stride) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 // The kernel geometry of a fixed-window pooling of `input`, after PyTorch's checks.
 Pool2dShape window_shape(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
                          IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
@@ -124,6 +112,14 @@ Tensor avg_pool_forward(const Tensor& input, const Pool2dShape& s, AvgWindows wi
 }
 
 }  // namespace
+
+int64_t pooled_size(int64_t size, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation,
+                    bool ceil_mode) {
+  const int64_t span = size + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = span / stride - (span % stride != 0 && span < 0) + 1;  // floor division
+  if (ceil_mode && (out - 1) * stride >= size + pad) --out;
+  return out;
+}
 
 std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayRef kernel_size,
                                                   IntArrayRef stride, IntArrayRef padding,

@@ -1,7 +1,7 @@
-// Functional convolutions (torch.nn.functional's conv1d, conv2d, conv_transpose1d,
-// conv_transpose2d) over the
-// core ops in accel/core/conv.h, with argument types that let sizes be one number or one per
-// dim and padding be numbers or "same" / "valid".
+// Functional convolutions (torch.nn.functional's conv1d, conv2d, conv3d and their transposed
+// forms): the 1-D and 2-D ones over the core ops in accel/core/conv.h, the 3-D ones composed of
+// 2-D ones, with argument types that let sizes be one number or one per dim and padding be
+// numbers or "same" / "valid".
 #pragma once
 
 #include <concepts>
@@ -54,6 +54,19 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
 // The adjoint of conv1d: input [N, C_in, L] or [C_in, L]; weight [C_in, C_out / groups, k];
 // bias [C_out]. PyTorch's argument order.
 Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        const ConvSizes& stride = 1, const ConvSizes& padding = 0,
+                        const ConvSizes& output_padding = 0, int64_t groups = 1,
+                        const ConvSizes& dilation = 1);
+
+// input [N, C_in, D, H, W] or [C_in, D, H, W]; weight [C_out, C_in / groups, kD, kH, kW];
+// bias [C_out].
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              const ConvSizes& stride = 1, const ConvPadding& padding = 0,
+              const ConvSizes& dilation = 1, int64_t groups = 1);
+
+// The adjoint of conv3d: input [N, C_in, D, H, W] or [C_in, D, H, W]; weight
+// [C_in, C_out / groups, kD, kH, kW]; bias [C_out]. PyTorch's argument order.
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
                         const ConvSizes& stride = 1, const ConvSizes& padding = 0,
                         const ConvSizes& output_padding = 0, int64_t groups = 1,
                         const ConvSizes& dilation = 1);

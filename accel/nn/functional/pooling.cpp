@@ -8,6 +8,7 @@
 
 #include "accel/base/error.h"
 #include "accel/core/ops.h"
+#include "accel/nn/functional/adaptive_windows.h"
 
 namespace accel::nn::functional {
 
@@ -22,8 +23,7 @@ void check_input_1d(const Tensor& input, const char* op) {
               input.dtype());
 }
 
-// PyTorch's checks of a 1-D window, with its output length (ceil_mode's last window must
-// start inside the input or its left padding).
+// PyTorch's checks of a 1-D window and its output length.
 void check_windows_1d(const Tensor& input, const Pool1dWindows& w, const char* op) {
   check_input_1d(input, op);
   const int64_t stride = w.stride.value_or(w.kernel_size);
@@ -34,11 +34,8 @@ void check_windows_1d(const Tensor& input, const Pool1dWindows& w, const char* o
               "pad should be non-negative and at most half of kernel size, but got pad={} and "
               "kernel_size={}",
               w.padding, w.kernel_size);
-  const int64_t length = input.size(-1);
-  const int64_t span = length + 2 * w.padding - w.dilation * (w.kernel_size - 1) - 1 +
-                       (w.ceil_mode ? stride - 1 : 0);
-  int64_t out = span / stride - (span % stride != 0 && span < 0) + 1;  // floor division
-  if (w.ceil_mode && (out - 1) * stride >= length + w.padding) --out;
+  const int64_t out =
+      pooled_size(input.size(-1), w.kernel_size, stride, w.padding, w.dilation, w.ceil_mode);
   ACCEL_CHECK(out > 0, op, "given input size {}, the calculated output length {} is too small",
               input.sizes(), out);
 }
@@ -46,33 +43,6 @@ void check_windows_1d(const Tensor& input, const Pool1dWindows& w, const char* o
 IntArrayRef stride_2d(const Pool1dWindows& w, std::vector<int64_t>& storage) {
   storage = {1, w.stride.value_or(w.kernel_size)};
   return storage;
-}
-
-// Window i of n over a dim of `size`: [floor(i * size / n), ceil((i + 1) * size / n)).
-std::pair<int64_t, int64_t> adaptive_window(int64_t i, int64_t n, int64_t size) {
-  return {i * size / n, ((i + 1) * size + n - 1) / n};
-}
-
-// The maxima of `values` over the adaptive windows of dim `dim`, and the index along that dim
-// of each one picked; `positions`, when given, holds per element an index along another dim,
-// carried along with the picked element.
-struct WindowMaxima {
-  Tensor values, indices, carried;
-};
-WindowMaxima adaptive_maxima(const Tensor& values, const Tensor& positions, int64_t dim,
-                             int64_t output_size) {
-  const int64_t size = values.size(dim);
-  std::vector<Tensor> maxima, indices, carried;
-  for (int64_t i = 0; i < output_size; ++i) {
-    const auto [start, end] = adaptive_window(i, output_size, size);
-    auto [window_max, argmax] = max(values.narrow(dim, start, end - start), dim, true);
-    if (positions.defined()) {
-      carried.push_back(positions.narrow(dim, start, end - start).gather(dim, argmax));
-    }
-    maxima.push_back(window_max);
-    indices.push_back(argmax + start);
-  }
-  return {cat(maxima, dim), cat(indices, dim), positions.defined() ? cat(carried, dim) : Tensor()};
 }
 
 void check_output_size(int64_t size, const char* op) {

@@ -1,7 +1,8 @@
 // Pooling in functional form (torch.nn.functional's pooling): the 2-D core ops of
-// accel/core/pooling.h under their F:: names, the 1-D ones as those over a unit height, and
-// adaptive max pooling (1-D and 2-D) as per-window maxima whose gradient reaches the element
-// each window picked (the first maximum in row-major order, as PyTorch).
+// accel/core/pooling.h under their F:: names, the 1-D ones as those over a unit height, the 3-D
+// ones as the 2-D ones over every depth plane followed by the same pooling across depth, and
+// adaptive max pooling as per-window maxima whose gradient reaches the element each window
+// picked (the first maximum in row-major order, as PyTorch).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,23 @@ Tensor adaptive_max_pool1d(const Tensor& input, int64_t output_size);
 std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
                                                            IntArrayRef output_size);
 Tensor adaptive_max_pool2d(const Tensor& input, IntArrayRef output_size);
+
+// 3-D pooling over [N, C, D, H, W] or [C, D, H, W]: sizes are one value (every spatial dim) or
+// three (d, h, w); an empty stride means the kernel size. The indices are flat within each
+// volume, (d * H + h) * W + w.
+std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, IntArrayRef kernel_size,
+                                                  IntArrayRef stride = {},
+                                                  IntArrayRef padding = {0},
+                                                  IntArrayRef dilation = {1},
+                                                  bool ceil_mode = false);
+Tensor max_pool3d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = {0}, IntArrayRef dilation = {1}, bool ceil_mode = false);
+Tensor avg_pool3d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = {0}, bool ceil_mode = false, bool count_include_pad = true);
+Tensor adaptive_avg_pool3d(const Tensor& input, IntArrayRef output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
+                                                           IntArrayRef output_size);
+Tensor adaptive_max_pool3d(const Tensor& input, IntArrayRef output_size);
 
 }  // namespace accel::nn::functional
 

@@ -1,9 +1,10 @@
-// nn::Conv1d / Conv2d / ConvTranspose1d / ConvTranspose2d: parameter shapes and default
+// nn::Conv1d/2d/3d and ConvTranspose1d/2d/3d: parameter shapes and default
 // initialization from the options, and a forward that checks the input's channels (naming the
 // layer), pads in the padding mode and calls the functional op.
 #include "accel/nn/modules/conv.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "accel/core/factories.h"
@@ -15,8 +16,16 @@ namespace accel::nn {
 namespace {
 
 const char* layer_name(size_t spatial, bool transposed) {
-  if (transposed) return spatial == 1 ? "ConvTranspose1d" : "ConvTranspose2d";
-  return spatial == 1 ? "Conv1d" : "Conv2d";
+  constexpr std::array<const char*, 3> kConv = {"Conv1d", "Conv2d", "Conv3d"};
+  constexpr std::array<const char*, 3> kTransposed = {"ConvTranspose1d", "ConvTranspose2d",
+                                                      "ConvTranspose3d"};
+  return (transposed ? kTransposed : kConv)[spatial - 1];
+}
+
+// The spatial dims of an input, as the layer's error names them.
+const char* spatial_dims(size_t spatial) {
+  constexpr std::array<const char*, 3> kDims = {"L", "H, W", "D, H, W"};
+  return kDims[spatial - 1];
 }
 
 const char* mode_name(ConvPaddingMode mode) {
@@ -110,17 +119,19 @@ Tensor ConvImpl<D, Transposed>::forward(const Tensor& input) {
   const int64_t channels_dim = input.dim() == batched_dim ? 1 : 0;
   ACCEL_CHECK(ranked && input.size(channels_dim) == options.in_channels_, layer_name(D, Transposed),
               "expected input of shape [N, {}, {}] or [{}, {}] (in_channels = {}), got {}",
-              options.in_channels_, D == 1 ? "L" : "H, W", options.in_channels_,
-              D == 1 ? "L" : "H, W", options.in_channels_, input.sizes());
+              options.in_channels_, spatial_dims(D), options.in_channels_, spatial_dims(D),
+              options.in_channels_, input.sizes());
   if constexpr (Transposed) {
     ACCEL_CHECK(options.padding_.mode.empty(), layer_name(D, Transposed),
                 "only numeric padding is supported, got '{}'", options.padding_.mode);
-    const auto conv_transpose =
-        D == 1 ? functional::conv_transpose1d : functional::conv_transpose2d;
+    constexpr std::array conv_transposes = {
+        functional::conv_transpose1d, functional::conv_transpose2d, functional::conv_transpose3d};
+    const auto conv_transpose = conv_transposes[D - 1];
     return conv_transpose(input, weight, bias, options.stride_, options.padding_.values,
                           options.output_padding_, options.groups_, options.dilation_);
   }
-  const auto conv = D == 1 ? functional::conv1d : functional::conv2d;
+  constexpr std::array convs = {functional::conv1d, functional::conv2d, functional::conv3d};
+  const auto conv = convs[D - 1];
   if (options.padding_mode_ != ConvPaddingMode::Zeros) {
     const Tensor padded = functional::pad(
         input,
@@ -165,7 +176,9 @@ std::string ConvImpl<D, Transposed>::extra_repr() const {
 
 template class ConvImpl<1, false>;
 template class ConvImpl<2, false>;
+template class ConvImpl<3, false>;
 template class ConvImpl<1, true>;
 template class ConvImpl<2, true>;
+template class ConvImpl<3, true>;
 
 }  // namespace accel::nn

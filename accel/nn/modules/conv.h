@@ -1,7 +1,7 @@
-// nn::Conv1d, nn::Conv2d, nn::ConvTranspose1d and nn::ConvTranspose2d: learnable convolutions
-// with PyTorch's options and defaults (stride 1, padding 0 or "same"/"valid", padding mode zeros,
-// dilation 1, groups 1, bias on) and default initialization (kaiming_uniform_(a = sqrt(5)) on the
-// weight, bias uniform in +-1/sqrt(fan_in)).
+// nn::Conv1d/2d/3d and nn::ConvTranspose1d/2d/3d: learnable convolutions with PyTorch's options
+// and defaults (stride 1, padding 0 or "same"/"valid", padding mode zeros, dilation 1, groups 1,
+// bias on) and default initialization (kaiming_uniform_(a = sqrt(5)) on the weight, bias uniform
+// in +-1/sqrt(fan_in)).
 #pragma once
 
 #include "accel/nn/functional/conv.h"
@@ -64,8 +64,10 @@ struct ConvOptions {
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
+using Conv3dOptions = ConvOptions<3>;
 using ConvTranspose1dOptions = ConvOptions<1>;
 using ConvTranspose2dOptions = ConvOptions<2>;
+using ConvTranspose3dOptions = ConvOptions<3>;
 
 // The layer shared by the convolutions; D is the number of spatial dims.
 template <size_t D, bool Transposed>
@@ -93,6 +95,10 @@ class Conv2dImpl : public ConvImpl<2, false> {
  public:
   using ConvImpl<2, false>::ConvImpl;
 };
+class Conv3dImpl : public ConvImpl<3, false> {
+ public:
+  using ConvImpl<3, false>::ConvImpl;
+};
 class ConvTranspose1dImpl : public ConvImpl<1, true> {
  public:
   using ConvImpl<1, true>::ConvImpl;
@@ -101,9 +107,15 @@ class ConvTranspose2dImpl : public ConvImpl<2, true> {
  public:
   using ConvImpl<2, true>::ConvImpl;
 };
+class ConvTranspose3dImpl : public ConvImpl<3, true> {
+ public:
+  using ConvImpl<3, true>::ConvImpl;
+};
 ACCEL_MODULE(Conv1d);
 ACCEL_MODULE(Conv2d);
+ACCEL_MODULE(Conv3d);
 ACCEL_MODULE(ConvTranspose1d);
 ACCEL_MODULE(ConvTranspose2d);
+ACCEL_MODULE(ConvTranspose3d);
 
 }  // namespace accel::nn

@@ -5,21 +5,42 @@
 
 namespace accel::nn {
 
-Tensor MaxPool2dImpl::forward(const Tensor& input) { return forward_with_indices(input).first; }
-
-std::pair<Tensor, Tensor> MaxPool2dImpl::forward_with_indices(const Tensor& input) {
-  return functional::max_pool2d_with_indices(input, options.kernel_size_, options.stride_,
-                                             options.padding_, options.dilation_,
-                                             options.ceil_mode_);
+template <size_t D>
+Tensor MaxPoolImpl<D>::forward(const Tensor& input) {
+  return forward_with_indices(input).first;
 }
 
-Tensor AvgPool2dImpl::forward(const Tensor& input) {
-  return functional::avg_pool2d(input, options.kernel_size_, options.stride_, options.padding_,
-                                options.ceil_mode_, options.count_include_pad_);
+template <size_t D>
+std::pair<Tensor, Tensor> MaxPoolImpl<D>::forward_with_indices(const Tensor& input) {
+  const auto pool =
+      D == 2 ? functional::max_pool2d_with_indices : functional::max_pool3d_with_indices;
+  return pool(input, options.kernel_size_, options.stride_, options.padding_, options.dilation_,
+              options.ceil_mode_);
 }
 
-Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& input) {
-  return functional::adaptive_avg_pool2d(input, output_size);
+template <size_t D>
+Tensor AvgPoolImpl<D>::forward(const Tensor& input) {
+  const auto pool = D == 2 ? functional::avg_pool2d : functional::avg_pool3d;
+  return pool(input, options.kernel_size_, options.stride_, options.padding_, options.ceil_mode_,
+              options.count_include_pad_);
+}
+
+template <size_t D>
+Tensor AdaptiveAvgPoolImpl<D>::forward(const Tensor& input) {
+  const auto pool = D == 2 ? functional::adaptive_avg_pool2d : functional::adaptive_avg_pool3d;
+  return pool(input, output_size);
+}
+
+template <size_t D>
+Tensor AdaptiveMaxPoolImpl<D>::forward(const Tensor& input) {
+  return forward_with_indices(input).first;
+}
+
+template <size_t D>
+std::pair<Tensor, Tensor> AdaptiveMaxPoolImpl<D>::forward_with_indices(const Tensor& input) {
+  const auto pool = D == 2 ? functional::adaptive_max_pool2d_with_indices
+                           : functional::adaptive_max_pool3d_with_indices;
+  return pool(input, output_size);
 }
 
 namespace {
@@ -56,39 +77,36 @@ std::pair<Tensor, Tensor> AdaptiveMaxPool1dImpl::forward_with_indices(const Tens
   return functional::adaptive_max_pool1d_with_indices(input, output_size);
 }
 
-Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& input) {
-  return forward_with_indices(input).first;
-}
-
-std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& input) {
-  return functional::adaptive_max_pool2d_with_indices(input, output_size);
-}
-
 namespace {
 
-// A size given as one value for both spatial dims, as the pair it stands for.
-std::vector<int64_t> both_dims(const std::vector<int64_t>& sizes) {
-  return sizes.size() == 1 ? std::vector<int64_t>{sizes[0], sizes[0]} : sizes;
+// A size given as one value for every spatial dim, as the D values it stands for.
+template <size_t D>
+std::vector<int64_t> per_dim(const std::vector<int64_t>& sizes) {
+  return sizes.size() == 1 ? std::vector<int64_t>(D, sizes[0]) : sizes;
 }
 
 }  // namespace
 
-std::string MaxPool2dImpl::extra_repr() const {
+template <size_t D>
+std::string MaxPoolImpl<D>::extra_repr() const {
   return fmt::format("kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={}",
-                     both_dims(options.kernel_size_),
-                     both_dims(options.stride_.empty() ? options.kernel_size_ : options.stride_),
-                     both_dims(options.padding_), both_dims(options.dilation_), options.ceil_mode_);
+                     per_dim<D>(options.kernel_size_),
+                     per_dim<D>(options.stride_.empty() ? options.kernel_size_ : options.stride_),
+                     per_dim<D>(options.padding_), per_dim<D>(options.dilation_),
+                     options.ceil_mode_);
 }
 
-std::string AvgPool2dImpl::extra_repr() const {
+template <size_t D>
+std::string AvgPoolImpl<D>::extra_repr() const {
   return fmt::format("kernel_size={}, stride={}, padding={}, ceil_mode={}, count_include_pad={}",
-                     both_dims(options.kernel_size_),
-                     both_dims(options.stride_.empty() ? options.kernel_size_ : options.stride_),
-                     both_dims(options.padding_), options.ceil_mode_, options.count_include_pad_);
+                     per_dim<D>(options.kernel_size_),
+                     per_dim<D>(options.stride_.empty() ? options.kernel_size_ : options.stride_),
+                     per_dim<D>(options.padding_), options.ceil_mode_, options.count_include_pad_);
 }
 
-std::string AdaptiveAvgPool2dImpl::extra_repr() const {
-  return fmt::format("output_size={}", both_dims(output_size));
+template <size_t D>
+std::string AdaptiveAvgPoolImpl<D>::extra_repr() const {
+  return fmt::format("output_size={}", per_dim<D>(output_size));
 }
 
 std::string MaxPool1dImpl::extra_repr() const {
@@ -110,8 +128,18 @@ std::string AdaptiveMaxPool1dImpl::extra_repr() const {
   return fmt::format("output_size={}", output_size);
 }
 
-std::string AdaptiveMaxPool2dImpl::extra_repr() const {
-  return fmt::format("output_size={}", both_dims(output_size));
+template <size_t D>
+std::string AdaptiveMaxPoolImpl<D>::extra_repr() const {
+  return fmt::format("output_size={}", per_dim<D>(output_size));
 }
+
+template class MaxPoolImpl<2>;
+template class MaxPoolImpl<3>;
+template class AvgPoolImpl<2>;
+template class AvgPoolImpl<3>;
+template class AdaptiveAvgPoolImpl<2>;
+template class AdaptiveAvgPoolImpl<3>;
+template class AdaptiveMaxPoolImpl<2>;
+template class AdaptiveMaxPoolImpl<3>;
 
 }  // namespace accel::nn

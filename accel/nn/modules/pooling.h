@@ -1,6 +1,6 @@
-// Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and AdaptiveMaxPool1d/2d,
-// with PyTorch's options and defaults (stride = kernel_size, no padding), forwarding to the
-// pooling functions.
+// Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d and
+// AdaptiveMaxPool1d/2d/3d, with PyTorch's options and defaults (stride = kernel_size, no
+// padding), forwarding to the pooling functions.
 #pragma once
 
 #include <utility>
@@ -12,22 +12,24 @@
 
 namespace accel::nn {
 
-// Sizes are one value (both spatial dims) or two (h, w).
-struct MaxPool2dOptions {
-  MaxPool2dOptions(IntArrayRef kernel_size) : kernel_size_(kernel_size.vec()) {}
-  MaxPool2dOptions& stride(IntArrayRef value) {
+// Options and layers of D-dimensional pooling (D = 2 or 3): sizes are one value (every spatial
+// dim) or D values.
+template <size_t D>
+struct MaxPoolOptions {
+  MaxPoolOptions(IntArrayRef kernel_size) : kernel_size_(kernel_size.vec()) {}
+  MaxPoolOptions& stride(IntArrayRef value) {
     stride_ = value.vec();
     return *this;
   }
-  MaxPool2dOptions& padding(IntArrayRef value) {
+  MaxPoolOptions& padding(IntArrayRef value) {
     padding_ = value.vec();
     return *this;
   }
-  MaxPool2dOptions& dilation(IntArrayRef value) {
+  MaxPoolOptions& dilation(IntArrayRef value) {
     dilation_ = value.vec();
     return *this;
   }
-  MaxPool2dOptions& ceil_mode(bool on) {
+  MaxPoolOptions& ceil_mode(bool on) {
     ceil_mode_ = on;
     return *this;
   }
@@ -37,36 +39,49 @@ struct MaxPool2dOptions {
   std::vector<int64_t> dilation_ = {1};
   bool ceil_mode_ = false;
 };
+using MaxPool2dOptions = MaxPoolOptions<2>;
+using MaxPool3dOptions = MaxPoolOptions<3>;
 
-class MaxPool2dImpl : public Module {
+template <size_t D>
+class MaxPoolImpl : public Module {
  public:
-  explicit MaxPool2dImpl(IntArrayRef kernel_size) : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
-  explicit MaxPool2dImpl(const MaxPool2dOptions& options_) : options(options_) {}
+  explicit MaxPoolImpl(IntArrayRef kernel_size) : MaxPoolImpl(MaxPoolOptions<D>(kernel_size)) {}
+  explicit MaxPoolImpl(const MaxPoolOptions<D>& options_) : options(options_) {}
   Tensor forward(const Tensor& input) override;
   // The output and the argmax indices (for a later max-unpooling or inspection).
   std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
 
   std::string extra_repr() const override;
 
-  MaxPool2dOptions options;
+  MaxPoolOptions<D> options;
+};
+class MaxPool2dImpl : public MaxPoolImpl<2> {
+ public:
+  using MaxPoolImpl<2>::MaxPoolImpl;
+};
+class MaxPool3dImpl : public MaxPoolImpl<3> {
+ public:
+  using MaxPoolImpl<3>::MaxPoolImpl;
 };
 ACCEL_MODULE(MaxPool2d);
+ACCEL_MODULE(MaxPool3d);
 
-struct AvgPool2dOptions {
-  AvgPool2dOptions(IntArrayRef kernel_size) : kernel_size_(kernel_size.vec()) {}
-  AvgPool2dOptions& stride(IntArrayRef value) {
+template <size_t D>
+struct AvgPoolOptions {
+  AvgPoolOptions(IntArrayRef kernel_size) : kernel_size_(kernel_size.vec()) {}
+  AvgPoolOptions& stride(IntArrayRef value) {
     stride_ = value.vec();
     return *this;
   }
-  AvgPool2dOptions& padding(IntArrayRef value) {
+  AvgPoolOptions& padding(IntArrayRef value) {
     padding_ = value.vec();
     return *this;
   }
-  AvgPool2dOptions& ceil_mode(bool on) {
+  AvgPoolOptions& ceil_mode(bool on) {
     ceil_mode_ = on;
     return *this;
   }
-  AvgPool2dOptions& count_include_pad(bool on) {
+  AvgPoolOptions& count_include_pad(bool on) {
     count_include_pad_ = on;
     return *this;
   }
@@ -76,29 +91,51 @@ struct AvgPool2dOptions {
   bool ceil_mode_ = false;
   bool count_include_pad_ = true;
 };
+using AvgPool2dOptions = AvgPoolOptions<2>;
+using AvgPool3dOptions = AvgPoolOptions<3>;
 
-class AvgPool2dImpl : public Module {
+template <size_t D>
+class AvgPoolImpl : public Module {
  public:
-  explicit AvgPool2dImpl(IntArrayRef kernel_size) : AvgPool2dImpl(AvgPool2dOptions(kernel_size)) {}
-  explicit AvgPool2dImpl(const AvgPool2dOptions& options_) : options(options_) {}
+  explicit AvgPoolImpl(IntArrayRef kernel_size) : AvgPoolImpl(AvgPoolOptions<D>(kernel_size)) {}
+  explicit AvgPoolImpl(const AvgPoolOptions<D>& options_) : options(options_) {}
   Tensor forward(const Tensor& input) override;
 
   std::string extra_repr() const override;
 
-  AvgPool2dOptions options;
+  AvgPoolOptions<D> options;
+};
+class AvgPool2dImpl : public AvgPoolImpl<2> {
+ public:
+  using AvgPoolImpl<2>::AvgPoolImpl;
+};
+class AvgPool3dImpl : public AvgPoolImpl<3> {
+ public:
+  using AvgPoolImpl<3>::AvgPoolImpl;
 };
 ACCEL_MODULE(AvgPool2d);
+ACCEL_MODULE(AvgPool3d);
 
-class AdaptiveAvgPool2dImpl : public Module {
+template <size_t D>
+class AdaptiveAvgPoolImpl : public Module {
  public:
-  // The output's spatial size: one value (square) or two (h, w).
-  explicit AdaptiveAvgPool2dImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
+  // The output's spatial size: one value (every dim) or D.
+  explicit AdaptiveAvgPoolImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
   Tensor forward(const Tensor& input) override;
   std::string extra_repr() const override;
 
   std::vector<int64_t> output_size;
 };
+class AdaptiveAvgPool2dImpl : public AdaptiveAvgPoolImpl<2> {
+ public:
+  using AdaptiveAvgPoolImpl<2>::AdaptiveAvgPoolImpl;
+};
+class AdaptiveAvgPool3dImpl : public AdaptiveAvgPoolImpl<3> {
+ public:
+  using AdaptiveAvgPoolImpl<3>::AdaptiveAvgPoolImpl;
+};
 ACCEL_MODULE(AdaptiveAvgPool2d);
+ACCEL_MODULE(AdaptiveAvgPool3d);
 
 struct MaxPool1dOptions {
   MaxPool1dOptions(int64_t kernel_size) : kernel_size_(kernel_size) {}
@@ -157,15 +194,25 @@ class AdaptiveMaxPool1dImpl : public Module {
 };
 ACCEL_MODULE(AdaptiveMaxPool1d);
 
-class AdaptiveMaxPool2dImpl : public Module {
+template <size_t D>
+class AdaptiveMaxPoolImpl : public Module {
  public:
-  // The output's spatial size: one value (square) or two (h, w).
-  explicit AdaptiveMaxPool2dImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
+  // The output's spatial size: one value (every dim) or D.
+  explicit AdaptiveMaxPoolImpl(IntArrayRef output_size) : output_size(output_size.vec()) {}
   Tensor forward(const Tensor& input) override;
   std::pair<Tensor, Tensor> forward_with_indices(const Tensor& input);
   std::string extra_repr() const override;
   std::vector<int64_t> output_size;
 };
+class AdaptiveMaxPool2dImpl : public AdaptiveMaxPoolImpl<2> {
+ public:
+  using AdaptiveMaxPoolImpl<2>::AdaptiveMaxPoolImpl;
+};
+class AdaptiveMaxPool3dImpl : public AdaptiveMaxPoolImpl<3> {
+ public:
+  using AdaptiveMaxPoolImpl<3>::AdaptiveMaxPoolImpl;
+};
 ACCEL_MODULE(AdaptiveMaxPool2d);
+ACCEL_MODULE(AdaptiveMaxPool3d);
 
 }  // namespace accel::nn
