@@ -79,6 +79,9 @@ Tensor log1p(const Tensor& a);
 Tensor expm1(const Tensor& a);
 Tensor erf(const Tensor& a);
 Tensor erfc(const Tensor& a);
+Tensor erfinv(const Tensor& a);   // the inverse of erf: +-inf at +-1, NaN beyond
+Tensor lgamma(const Tensor& a);   // log(|gamma(a)|)
+Tensor digamma(const Tensor& a);  // d/da lgamma(a): NaN at the negative integers
 Tensor tan(const Tensor& a);
 Tensor asin(const Tensor& a);
 Tensor acos(const Tensor& a);
@@ -226,7 +229,18 @@ Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start = std::n
 Tensor select(const Tensor& a, int64_t dim, int64_t index);
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
+// a with src's elements written into (scatter) or added to (scatter_add) the positions the
+// index names along dim: out[..., index[i..., j, ...k], ...] = src[i..., j, ...k] for dim's
+// coordinate j. Where positions repeat, the last element in row-major order wins (scatter) or
+// all add up, in the same order on every device.
+Tensor scatter(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& a, int64_t dim, const Tensor& index, const Scalar& value);
 Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src);
+// scatter's positions with src's elements reduced into them: reduce "sum", "prod", "mean"
+// (integers: floor division), "amax" or "amin", over a's own element too (include_self) or
+// over the elements landing there only.
+Tensor scatter_reduce(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce, bool include_self = true);
 // a with alpha * source's slices along dim added to (index_add) or written into (index_copy;
 // the indices must then differ) the slices the 1-D index names, or those slices filled with a
 // value (index_fill).

@@ -188,6 +188,9 @@ class Tensor {
   Tensor expm1() const;
   Tensor erf() const;
   Tensor erfc() const;
+  Tensor erfinv() const;
+  Tensor lgamma() const;
+  Tensor digamma() const;
   Tensor tan() const;
   Tensor asin() const;
   Tensor acos() const;
@@ -319,11 +322,25 @@ class Tensor {
   Tensor all() const;
   Tensor all(int64_t dim, bool keepdim = false) const;
   Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                        std::string_view reduce, bool include_self = true) const;
   Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
                    const Scalar& alpha = 1) const;
   Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
   Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  // In place: self becomes the out-of-place result (core/ops/scatter.cpp).
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  const Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  const Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                                std::string_view reduce, bool include_self = true) const;
+  const Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                           const Scalar& alpha = 1) const;
+  const Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  const Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;

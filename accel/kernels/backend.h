@@ -29,6 +29,7 @@
 #include "accel/kernels/common/recurrent_cell_math.h"
 #include "accel/kernels/common/reduce_shape.h"
 #include "accel/kernels/common/scan_sort_math.h"
+#include "accel/kernels/common/scatter_math.h"
 #include "accel/kernels/common/unary_math.h"
 
 namespace accel {
@@ -101,12 +102,14 @@ struct Backend {
   void (*gather)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
                  int64_t dim_size, const Stream& stream);
   // Loop operands over the index's shape: 0 = self with its stride along the indexed dim set
-  // to 0, 1 = src, 2 = the index. *(self[i] + index[i] * dim_stride) += src[i], repeated
-  // indices accumulating in the loop's order (the same bits on every run); dim_stride and
-  // dim_size are self's stride (bytes) and size along the indexed dim. Indices as for gather:
-  // a device skips one outside [0, dim_size).
-  void (*scatter_add)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
-                      int64_t dim_stride, int64_t dim_size, const Stream& stream);
+  // to 0, 1 = src, 2 = the index. With dst = self[i] + index[i] * dim_stride,
+  // *dst = scatter_combine<op>(*dst, src[i]) (kernels/common/scatter_math.h), elements landing
+  // on one destination combining in the loop's order (the same bits on every run and device:
+  // the last one wins an assignment); dim_stride and dim_size are self's stride (bytes) and
+  // size along the indexed dim. Self is memory the op allocated, no view of anything else.
+  // Indices as for gather: a device skips one outside [0, dim_size).
+  void (*scatter)(math::ScatterReduce op, ScalarType dtype, ScalarType index_type,
+                  const Loop<3>& loop, int64_t dim_stride, int64_t dim_size, const Stream& stream);
 
   // ---- random numbers (random.h): value i of a draw lands in element i (row-major) ----
   // out = from + (to - from) * U[0, 1), for a floating dtype.

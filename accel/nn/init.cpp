@@ -2,9 +2,12 @@
 // (a parameter that requires grad is initialized without recording history).
 #include "accel/nn/init.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "accel/core/autograd/grad_mode.h"
+#include "accel/core/factories.h"
+#include "accel/core/ops.h"
 #include "accel/core/random.h"
 
 namespace accel::nn::init {
@@ -69,6 +72,18 @@ Tensor normal_(Tensor tensor, double mean, double std) {
   return tensor;
 }
 
+Tensor trunc_normal_(Tensor tensor, double mean, double std, double a, double b) {
+  ACCEL_CHECK(std > 0 && a < b, "trunc_normal_",
+              "expected std > 0 and a < b, got std {}, a {}, b {}", std, a, b);
+  NoGradGuard no_grad;
+  // The standard normal's CDF at the bounds, as erf's argument range [2 * cdf - 1].
+  const auto cdf = [](double x) { return (1.0 + std::erf(x / std::sqrt(2.0))) / 2.0; };
+  const double low = cdf((a - mean) / std), high = cdf((b - mean) / std);
+  accel::uniform_(tensor, 2 * low - 1, 2 * high - 1);
+  tensor.copy_((tensor.erfinv() * (std * std::sqrt(2.0)) + mean).clamp(a, b));
+  return tensor;
+}
+
 Tensor constant_(Tensor tensor, double value) {
   NoGradGuard no_grad;
   tensor.fill_(value);
@@ -77,6 +92,33 @@ Tensor constant_(Tensor tensor, double value) {
 
 Tensor zeros_(Tensor tensor) { return constant_(std::move(tensor), 0); }
 Tensor ones_(Tensor tensor) { return constant_(std::move(tensor), 1); }
+
+Tensor eye_(Tensor tensor) {
+  ACCEL_CHECK(tensor.dim() == 2, "eye_", "only tensors with 2 dimensions are supported, got {}",
+              tensor.sizes());
+  NoGradGuard no_grad;
+  tensor.copy_(eye(tensor.size(0), tensor.size(1), tensor.options()));
+  return tensor;
+}
+
+Tensor dirac_(Tensor tensor, int64_t groups) {
+  ACCEL_CHECK(tensor.dim() >= 3 && tensor.dim() <= 5, "dirac_",
+              "only tensors with 3, 4, or 5 dimensions are supported, got {}", tensor.sizes());
+  ACCEL_CHECK(groups > 0 && tensor.size(0) % groups == 0, "dirac_",
+              "dim 0 (size {}) must be divisible by groups ({})", tensor.size(0), groups);
+  NoGradGuard no_grad;
+  tensor.zero_();
+  const int64_t out_per_group = tensor.size(0) / groups;
+  const int64_t channels = std::min(out_per_group, tensor.size(1));
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t d = 0; d < channels; ++d) {
+      Tensor tap = tensor[g * out_per_group + d][d];
+      while (tap.dim() > 0) tap = tap[tap.size(0) / 2];
+      tap.fill_(1);
+    }
+  }
+  return tensor;
+}
 
 Tensor xavier_uniform_(Tensor tensor, double gain) {
   double bound = std::sqrt(3.0) * xavier_std(tensor, gain);

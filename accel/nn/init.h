@@ -19,9 +19,17 @@ std::pair<int64_t, int64_t> calculate_fan_in_and_fan_out(const Tensor& tensor);
 
 Tensor uniform_(Tensor tensor, double low = 0, double high = 1);
 Tensor normal_(Tensor tensor, double mean = 0, double std = 1);
+// The normal distribution N(mean, std^2) truncated to [a, b]: uniform samples of the normal's
+// CDF between a's and b's, mapped through its inverse (erfinv), as torch.nn.init does.
+Tensor trunc_normal_(Tensor tensor, double mean = 0, double std = 1, double a = -2, double b = 2);
 Tensor constant_(Tensor tensor, double value);
 Tensor zeros_(Tensor tensor);
 Tensor ones_(Tensor tensor);
+// A 2-D tensor as the identity matrix (ones on the main diagonal of a rectangle).
+Tensor eye_(Tensor tensor);
+// A 3-, 4- or 5-D convolution weight [out, in, k...] as the identity convolution: in each of
+// `groups` groups, output channel d takes input channel d at the kernel's centre.
+Tensor dirac_(Tensor tensor, int64_t groups = 1);
 Tensor xavier_uniform_(Tensor tensor, double gain = 1);
 Tensor xavier_normal_(Tensor tensor, double gain = 1);
 // mode: "fan_in" or "fan_out"; `a` is the leaky_relu slope used by the gain.

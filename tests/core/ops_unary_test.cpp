@@ -59,6 +59,14 @@ const std::vector<OpCase> kUnaryCases = {
     {"log10", [](const V& x) { return x[0].log10(); }},
     {"exp2", [](const V& x) { return exp2(x[0]); }},
     {"erfc", [](const V& x) { return erfc(x[0]); }},
+    {"erfinv", [](const V& x) { return erfinv(x[0]); }},
+    {"erfinv_tails", [](const V& x) { return x[0].erfinv(); }, {kFloat32}},
+    {"erfinv_far_tail", [](const V& x) { return erfinv(1 - x[0]); }, {}},
+    {"lgamma", [](const V& x) { return lgamma(x[0]); }},
+    {"lgamma_negative", [](const V& x) { return x[0].lgamma(); }, {kFloat32}},
+    {"digamma", [](const V& x) { return digamma(x[0]); }},
+    {"digamma_negative", [](const V& x) { return x[0].digamma(); }, {kFloat32}},
+    {"digamma_large", [](const V& x) { return digamma(x[0] * 30); }},
 };
 
 ACCEL_OP_TEST_SUITE(UnaryOps, "ops_unary.json", kUnaryCases);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "accel/accel.h"
-#include "accel/core/backend.h"  // gather and scatter_add without the ops' range check
+#include "accel/core/backend.h"  // gather and scatter without the ops' range check
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
 #include "support/tensor_compare.h"
@@ -124,6 +124,33 @@ TEST(CudaIndex, ScatterAddOfRepeatedIndicesGivesCpuBitsEveryRun) {
   }
 }
 
+// Repeated positions: the last element wins a scatter and the reductions combine in the CPU's
+// order, so every form gives the CPU's bits, gradients included.
+TEST(CudaIndex, ScatterAndScatterReduceOfRepeatedIndicesGiveCpuBits) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(6);
+  const Tensor self = randn({6, 5});
+  const Tensor index = randint(0, 6, {40, 5});
+  const Tensor src = randn({40, 5});
+  expect_same_bits(self.cuda().scatter(0, index.cuda(), src.cuda()), self.scatter(0, index, src),
+                   "scatter");
+  for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+    for (bool include_self : {true, false}) {
+      const std::string what = std::string(reduce) + (include_self ? "" : " without self");
+      Tensor self_cpu = leaf(self, kCpu), src_cpu = leaf(src, kCpu);
+      Tensor self_cuda = leaf(self, kCuda), src_cuda = leaf(src, kCuda);
+      const Tensor out_cpu = self_cpu.scatter_reduce(0, index, src_cpu, reduce, include_self);
+      const Tensor out_cuda =
+          self_cuda.scatter_reduce(0, index.cuda(), src_cuda, reduce, include_self);
+      expect_same_bits(out_cuda, out_cpu, what);
+      out_cpu.sum().backward();
+      out_cuda.sum().backward();
+      expect_same_bits(self_cuda.grad(), self_cpu.grad(), what + " self grad");
+      expect_same_bits(src_cuda.grad(), src_cpu.grad(), what + " src grad");
+    }
+  }
+}
+
 TEST(CudaIndex, OutOfRangeIndexRaisesAtNextSynchronization) {
   ACCEL_REQUIRE_CUDA();
   const Tensor x = randn({3, 4}).cuda();
@@ -166,8 +193,9 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
 
   Tensor self = zeros({3, 4}, kFloat32).cuda();
   const Tensor src = ones({1, 4}, kFloat32).cuda();
-  backend(kCuda).scatter_add(kFloat32, kInt64, loop(self, dim0_zeroed, src, src.strides()), 4 * 4,
-                             3, current_stream(kCuda));
+  backend(kCuda).scatter(math::ScatterReduce::Sum, kFloat32, kInt64,
+                         loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3,
+                         current_stream(kCuda));
   expect_error_containing([&] { cuda::synchronize(kCuda); }, "scatter_add: index ");
   Tensor expected = zeros({3, 4});
   expected[1][0].fill_(1);

@@ -51,4 +51,13 @@ CASES = {
     "log10": Case(torch.log10, [S(3, 4, domain="positive")]),
     "exp2": Case(torch.exp2, [S(3, 4)]),
     "erfc": Case(torch.erfc, [S(3, 4)]),
+    "erfinv": Case(torch.erfinv, [S(3, 4, domain="unit")]),
+    "erfinv_tails": Case(torch.erfinv, [S(12, domain="grid:-0.99925:0.00075")]),
+    "erfinv_far_tail": Case(lambda a: torch.erfinv(1 - a), [S(4, domain="grid:1e-15:1e-10")],
+                            grad=False),
+    "lgamma": Case(torch.lgamma, [S(3, 4, domain="positive")]),
+    "lgamma_negative": Case(torch.lgamma, [S(12, domain="grid:-3.85:0.3")]),
+    "digamma": Case(torch.digamma, [S(3, 4, domain="positive")]),
+    "digamma_negative": Case(torch.digamma, [S(12, domain="grid:-3.85:0.3")]),
+    "digamma_large": Case(lambda a: torch.digamma(a * 30), [S(3, 4, domain="positive")]),
 }

@@ -149,6 +149,9 @@ Tensor log2(const Tensor& a) { return unary(UnaryOp::Log2, a); }
 Tensor log10(const Tensor& a) { return unary(UnaryOp::Log10, a); }
 Tensor exp2(const Tensor& a) { return unary(UnaryOp::Exp2, a); }
 Tensor erfc(const Tensor& a) { return unary(UnaryOp::Erfc, a); }
+Tensor erfinv(const Tensor& a) { return unary(UnaryOp::Erfinv, a); }
+Tensor lgamma(const Tensor& a) { return unary(UnaryOp::Lgamma, a); }
+Tensor digamma(const Tensor& a) { return unary(UnaryOp::Digamma, a); }
 Tensor log(const Tensor& a) { return unary(UnaryOp::Log, a); }
 Tensor sqrt(const Tensor& a) { return unary(UnaryOp::Sqrt, a); }
 Tensor rsqrt(const Tensor& a) { return unary(UnaryOp::Rsqrt, a); }
@@ -205,6 +208,9 @@ const Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) const {
 
 Tensor Tensor::exp() const { return accel::exp(*this); }
 Tensor Tensor::erfc() const { return accel::erfc(*this); }
+Tensor Tensor::erfinv() const { return accel::erfinv(*this); }
+Tensor Tensor::lgamma() const { return accel::lgamma(*this); }
+Tensor Tensor::digamma() const { return accel::digamma(*this); }
 Tensor Tensor::tan() const { return accel::tan(*this); }
 Tensor Tensor::asin() const { return accel::asin(*this); }
 Tensor Tensor::acos() const { return accel::acos(*this); }

@@ -14,6 +14,7 @@
 #include "accel/base/half.h"
 #include "accel/base/macros.h"
 #include "accel/kernels/common/binary_math.h"
+#include "accel/kernels/common/special_math.h"
 
 namespace accel::math {
 
@@ -75,6 +76,9 @@ enum class UnaryOp : int8_t {
   Log10,
   Exp2,
   Erfc,
+  Erfinv,
+  Lgamma,
+  Digamma,
 };
 
 // What an op does with integer and bool inputs (PyTorch's rule for that op).
@@ -590,6 +594,49 @@ struct Erfc {
   }
 };
 
+struct Erfinv {
+  static constexpr const char* name = "erfinv";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = true;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return erfinv_value(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T y) {
+    return grad * T(0.88622692545275801) * exp(y * y);  // sqrt(pi) / 2 * exp(y^2)
+  }
+};
+
+// log(|gamma(x)|)
+struct Lgamma {
+  static constexpr const char* name = "lgamma";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return log_gamma(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * digamma_value(x);
+  }
+};
+
+struct Digamma {
+  static constexpr const char* name = "digamma";
+  static constexpr IntegerInputs integer_inputs = IntegerInputs::ToFloat;
+  static constexpr bool grad_uses_output = false;
+  template <typename T>
+  ACCEL_INLINE static T forward(T x) {
+    return digamma_value(x);
+  }
+  template <typename T>
+  ACCEL_INLINE static T backward(T grad, T x) {
+    return grad * trigamma_value(x);
+  }
+};
+
 template <typename F>
 decltype(auto) visit(UnaryOp op, F&& f) {
   switch (op) {
@@ -661,6 +708,12 @@ decltype(auto) visit(UnaryOp op, F&& f) {
       return f.template operator()<Exp2>();
     case UnaryOp::Erfc:
       return f.template operator()<Erfc>();
+    case UnaryOp::Erfinv:
+      return f.template operator()<Erfinv>();
+    case UnaryOp::Lgamma:
+      return f.template operator()<Lgamma>();
+    case UnaryOp::Digamma:
+      return f.template operator()<Digamma>();
   }
   __builtin_unreachable();  // every enumerator is handled above
 }

@@ -1,4 +1,4 @@
-// Gather and scatter-add over strided operands, element by element: the index decides where
+// Gather and scatter over strided operands, element by element: the index decides where
 // each element comes from or goes to, so there is no contiguous fast path to take. Indices
 // are validated by the caller (check_indices) before either kernel runs.
 #include "accel/kernels/cpu/index.h"
@@ -35,20 +35,26 @@ void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_
   });
 }
 
-void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 int64_t /*dim_size: checked by check_indices*/) {
-  dispatch_all(dtype, "scatter_add", [&]<typename T>() {
-    dispatch_index(index_type, "scatter_add", [&]<typename I>() {
-      auto inner = [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides,
-                       int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-          const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
-          T* dst = reinterpret_cast<T*>(ptrs[0] + i * strides[0] + at * dim_stride);
-          const T src = *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]);
-          *dst = static_cast<T>(static_cast<acc_t<T>>(*dst) + static_cast<acc_t<T>>(src));
-        }
-      };
-      if (loop.numel > 0) run_range(loop, 0, loop.numel, inner);  // one thread: outputs repeat
+void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
+             int64_t dim_stride, int64_t /*dim_size: checked by check_indices*/) {
+  const char* name = math::scatter_name(op);
+  math::visit(op, [&]<math::ScatterReduce Op>() {
+    dispatch_all(dtype, name, [&]<typename T>() {
+      dispatch_index(index_type, name, [&]<typename I>() {
+        using A = acc_t<T>;
+        auto inner = [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides,
+                         int64_t n) {
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
+            T* dst = reinterpret_cast<T*>(ptrs[0] + i * strides[0] + at * dim_stride);
+            const T src = *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]);
+            *dst = static_cast<T>(
+                math::scatter_combine<Op>(static_cast<A>(*dst), static_cast<A>(src)));
+          }
+        };
+        // One thread: destinations repeat.
+        if (loop.numel > 0) run_range(loop, 0, loop.numel, inner);
+      });
     });
   });
 }

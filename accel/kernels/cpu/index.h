@@ -1,6 +1,7 @@
 // CPU kernels that move elements by index along one dim: gather (out[i] = in[index[i]]) and
-// scatter_add (self[index[i]] += src[i]), both walking the index's shape, plus the range
-// check every indexing op runs before it touches memory (contracts in kernels/backend.h).
+// scatter (self[index[i]] = src[i], or combined with what is there), both walking the index's
+// shape, plus the range check every indexing op runs before it touches memory (contracts in
+// kernels/backend.h).
 // index_select and its gradient (index_add) are the same kernels over an index broadcast
 // along the other dims.
 #pragma once
@@ -16,12 +17,12 @@ namespace accel::cpu {
 // Throws the IndexCheck error for the first of the n indices outside [0, size), if any.
 void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t size,
                    IndexCheck check);
-// gather and scatter_add trust that check_indices has passed every index against dim_size.
+// gather and scatter trust that check_indices has passed every index against dim_size.
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
             int64_t dim_size);
-// Runs on one thread in the loop's order, so repeated indices always accumulate in the same
-// order.
-void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 int64_t dim_size);
+// Runs on one thread in the loop's order, so elements landing on one destination always
+// combine in the same order.
+void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
+             int64_t dim_stride, int64_t dim_size);
 
 }  // namespace accel::cpu

@@ -1,5 +1,5 @@
-// Indexing along one dim on the GPU: the asynchronous range check, gather, and a scatter_add
-// that adds repeated destinations in the CPU's order (kernels/cpu/index.cpp), so both devices
+// Indexing along one dim on the GPU: the asynchronous range check, gather, and a scatter that
+// combines repeated destinations in the CPU's order (kernels/cpu/index.cpp), so both devices
 // give the same bits, with no atomics. Contracts in kernels/backend.h.
 #include <algorithm>
 
@@ -39,7 +39,7 @@ __global__ void check_indices_kernel(const I* index, int64_t n, int64_t size, In
   }
 }
 
-// gather and scatter_add test every index themselves: the ops run check_indices before them on
+// gather and scatter test every index themselves: the ops run check_indices before them on
 // the same stream, which has reported a bad index (naming its dim) by then, but a kernel must
 // not address memory through one whatever its caller did. An index outside [0, dim_size) is
 // reported once per thread, so reports stay bounded by the grid however many indices are bad,
@@ -76,8 +76,8 @@ __global__ void gather_kernel(Loop<3> loop, int64_t dim_stride, IndexRange range
   }
 }
 
-// Why this gives the CPU's bits. The CPU adds src[i] into self[index[i]] for every element i
-// of the loop in row-major order on one thread, each addition rounded to T. Self is a tensor
+// Why this gives the CPU's bits. The CPU combines src[i] into self[index[i]] for every element
+// i of the loop in row-major order on one thread, each result rounded to T. Self is a tensor
 // the op allocated (a clone, or zeros), so distinct coordinates address distinct elements:
 // two elements of the loop can reach the same destination only if their coordinates agree on
 // every dim along which self moves (operand 0's stride is nonzero). They may differ only
@@ -87,7 +87,7 @@ __global__ void gather_kernel(Loop<3> loop, int64_t dim_stride, IndexRange range
 // admits. Lines write disjoint destinations, so one thread per line needs no atomics. Within a
 // line the thread walks the step dims in row-major order, and with the line's own coordinates
 // fixed, the CPU's linear index grows exactly in that order. So each destination receives the
-// same additions, in the same order, with the same roundings as on the CPU.
+// same values, in the same order, with the same roundings as on the CPU.
 //
 // index_select's gradient (embedding backward) is the case this is shaped for: self [V, D],
 // index [N] spread to [N, D]. Self moves along D only, so there are D lines, each walking N
@@ -111,9 +111,9 @@ Lines split_lines(const Loop<3>& loop) {
   return s;
 }
 
-// An element whose index is out of range adds nothing.
-template <typename T, typename I>
-__global__ void scatter_add_kernel(Lines split, int64_t dim_stride, IndexRange range) {
+// An element whose index is out of range changes nothing.
+template <math::ScatterReduce Op, typename T, typename I>
+__global__ void scatter_kernel(Lines split, int64_t dim_stride, IndexRange range) {
   using A = acc_t<T>;
   bool reported = false;
   const Loop<3>& lines = split.lines;
@@ -131,7 +131,7 @@ __global__ void scatter_add_kernel(Lines split, int64_t dim_stride, IndexRange r
       if (!range.holds(at, reported)) continue;
       T* const dst = reinterpret_cast<T*>(self + step[0] + at * dim_stride);
       const T value = *reinterpret_cast<const T*>(src + step[1]);
-      *dst = static_cast<T>(static_cast<A>(*dst) + static_cast<A>(value));
+      *dst = static_cast<T>(math::scatter_combine<Op>(static_cast<A>(*dst), static_cast<A>(value)));
     }
   }
 }
@@ -162,16 +162,19 @@ void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_
   });
 }
 
-void scatter_add(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 int64_t dim_size, const Stream& stream) {
-  dispatch_all(dtype, "scatter_add", [&]<typename T>() {
-    dispatch_index(index_type, "scatter_add", [&]<typename I>() {
-      if (loop.numel == 0) return;
-      const Lines split = split_lines(loop);
-      const cudaStream_t s = launch_stream(stream);
-      scatter_add_kernel<T, I><<<capped_blocks(split.lines.numel), kThreadsPerBlock, 0, s>>>(
-          split, dim_stride, {dim_size, "scatter_add", device_error_record(stream.device().index)});
-      check_launch("scatter_add");
+void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
+             int64_t dim_stride, int64_t dim_size, const Stream& stream) {
+  const char* name = math::scatter_name(op);
+  math::visit(op, [&]<math::ScatterReduce Op>() {
+    dispatch_all(dtype, name, [&]<typename T>() {
+      dispatch_index(index_type, name, [&]<typename I>() {
+        if (loop.numel == 0) return;
+        const Lines split = split_lines(loop);
+        const cudaStream_t s = launch_stream(stream);
+        scatter_kernel<Op, T, I><<<capped_blocks(split.lines.numel), kThreadsPerBlock, 0, s>>>(
+            split, dim_stride, {dim_size, name, device_error_record(stream.device().index)});
+        check_launch(name);
+      });
     });
   });
 }

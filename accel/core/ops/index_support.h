@@ -1,0 +1,30 @@
+// What the ops that index along one dim share (core/ops/index.cpp, scatter.cpp): argument checks,
+// and the gather and scatter kernels run on checked operands.
+#pragma once
+
+#include "accel/core/tensor.h"
+#include "accel/kernels/common/scatter_math.h"
+
+namespace accel {
+
+// The index is int64 or int32, on self's device.
+void check_index(const Tensor& self, const Tensor& index, const char* op);
+// The index has self's rank and fits inside self apart from `dim`, and inside src if any.
+void check_index_shape(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
+                       const char* op);
+// out[i] = input[index[i] along dim]: a new tensor of the index's shape. No checks.
+Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index);
+// self[index[i] along dim] combined with src[i] in place (math::ScatterReduce), for a self no
+// one else sees yet. No checks.
+void scatter_into(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
+                  const Tensor& src);
+// The gradient of a read by index: `grad` (over the index's shape) summed into zeros of
+// `sizes` where it was read from, so repeated indices add up.
+Tensor scatter_add_into_zeros(IntArrayRef sizes, int64_t dim, const Tensor& index,
+                              const Tensor& grad);
+// A 1-D (or 0-dim) index for `dim` broadcast to `sizes`: a slice index as a gather / scatter one.
+Tensor spread_index(const Tensor& index, int64_t dim, IntArrayRef sizes);
+// `grad` (over the index's shape) placed in the leading block of zeros of `sizes`.
+Tensor pad_to(const Tensor& grad, IntArrayRef sizes);
+
+}  // namespace accel
