@@ -50,6 +50,7 @@
 #include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
 #include "accel/nn/functional/conv.h"
+#include "accel/nn/functional/ctc_loss.h"
 #include "accel/nn/functional/distance.h"
 #include "accel/nn/functional/dropout.h"
 #include "accel/nn/functional/embedding.h"

@@ -1,9 +1,11 @@
-// Loss modules (torch.nn's CrossEntropyLoss, MSELoss, TripletMarginLoss, ...): thin Modules
-// over the functional losses in functional/losses.h and margin_losses.h, holding the same
+// Loss modules (torch.nn's CrossEntropyLoss, MSELoss, TripletMarginLoss, CTCLoss, ...): thin
+// Modules over the functional losses in functional/losses.h, margin_losses.h and ctc_loss.h,
+// holding the same
 // option structs. Class weights and pos_weight are registered buffers, so they follow the
 // module through to(dtype/device) and state_dict.
 #pragma once
 
+#include "accel/nn/functional/ctc_loss.h"
 #include "accel/nn/functional/losses.h"
 #include "accel/nn/functional/margin_losses.h"
 #include "accel/nn/module.h"
@@ -28,6 +30,7 @@ using MultiMarginLossOptions = functional::MultiMarginLossFuncOptions;
 using MarginRankingLossOptions = functional::MarginRankingLossFuncOptions;
 using CosineEmbeddingLossOptions = functional::CosineEmbeddingLossFuncOptions;
 using TripletMarginLossOptions = functional::TripletMarginLossFuncOptions;
+using CTCLossOptions = functional::CTCLossFuncOptions;
 
 // What every loss module holds: the options given at construction, with their weight
 // tensors registered as buffers.
@@ -104,5 +107,16 @@ ACCEL_DECLARE_LOSS(CosineEmbeddingLoss, ThreeInputLossImpl, cosine_embedding_los
 ACCEL_DECLARE_LOSS(TripletMarginLoss, ThreeInputLossImpl, triplet_margin_loss);
 
 #undef ACCEL_DECLARE_LOSS
+
+class CTCLossImpl : public LossModule<CTCLossOptions> {
+ public:
+  using LossModule<CTCLossOptions>::LossModule;
+  using LossModule<CTCLossOptions>::forward;
+  Tensor forward(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                 const Tensor& target_lengths) {
+    return functional::ctc_loss(log_probs, targets, input_lengths, target_lengths, options);
+  }
+};
+ACCEL_MODULE(CTCLoss);
 
 }  // namespace accel::nn
