@@ -77,6 +77,8 @@
 #include "accel/nn/modules/fold.h"
 #include "accel/nn/modules/linear.h"
 #include "accel/nn/modules/loss.h"
+#include "accel/nn/modules/lp_pool.h"
+#include "accel/nn/modules/max_unpool.h"
 #include "accel/nn/modules/normalization.h"
 #include "accel/nn/modules/padding.h"
 #include "accel/nn/modules/pooling.h"

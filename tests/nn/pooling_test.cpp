@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "accel/nn/functional/pooling.h"
+#include "accel/nn/modules/lp_pool.h"
+#include "accel/nn/modules/max_unpool.h"
 #include "accel/nn/modules/pooling.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
@@ -118,6 +120,32 @@ const std::vector<OpCase> kPoolingCases = {
     {"adaptive_max_pool3d",
      [](const V& x) {
        return nn::AdaptiveMaxPool3d(std::vector<int64_t>{2, 3, 2})->forward(x[0]);
+     }},
+    {"max_unpool1d",
+     [](const V& x) {
+       auto [pooled, indices] = nn::MaxPool1d(nn::MaxPool1dOptions(2))->forward_with_indices(x[0]);
+       return nn::MaxUnpool1d(2)->forward(pooled, indices);
+     }},
+    {"max_unpool2d_stride_pad_size",
+     [](const V& x) {
+       auto [pooled, indices] = F::max_pool2d_with_indices(x[0], 2, 2, 1);
+       return nn::MaxUnpool2d(nn::MaxUnpool2dOptions(2).stride(2).padding(1))
+           ->forward(pooled, indices, {6, 7});
+     }},
+    {"max_unpool3d_unbatched",
+     [](const V& x) {
+       auto [pooled, indices] = F::max_pool3d_with_indices(x[0], 2);
+       return F::max_unpool3d(pooled, indices, 2);
+     }},
+    {"lp_pool1d",
+     [](const V& x) { return nn::LPPool1d(nn::LPPool1dOptions(2, 3).stride(2))->forward(x[0]); }},
+    {"lp_pool2d_ceil",
+     [](const V& x) {
+       return F::lp_pool2d(x[0], 3, {2, 3}, {}, true);
+     }},
+    {"lp_pool3d",
+     [](const V& x) {
+       return nn::LPPool3d(nn::LPPool3dOptions(1.5, 2).stride({1, 2, 2}))->forward(x[0]);
      }},
 };
 
@@ -366,6 +394,27 @@ TEST(Pooling3d, ErrorsNameTheThreeDimensionalOp) {
   EXPECT_EQ(nn::MaxPool3d(nn::MaxPool3dOptions(2).stride({1, 2, 2}))->extra_repr(),
             "kernel_size=[2, 2, 2], stride=[1, 2, 2], padding=[0, 0, 0], dilation=[1, 1, 1], "
             "ceil_mode=false");
+}
+
+TEST(MaxUnpool, PutsEachValueBackAtItsIndex) {
+  const Tensor x = tensor({1.0, 5.0, 2.0, 0.0, 7.0, 3.0}).view({1, 1, 6});
+  const auto pooling = F::max_pool1d_with_indices(x, {.kernel_size = 2});
+  const Tensor& pooled = pooling.first;
+  const Tensor& indices = pooling.second;
+  EXPECT_TRUE(F::max_unpool1d(pooled, indices, 2)
+                  .equal(tensor({0.0, 5.0, 2.0, 0.0, 7.0, 0.0}).view({1, 1, 6})));
+  // A size one larger than the default, as an odd input pooled with stride 2 had.
+  EXPECT_EQ(F::max_unpool1d(pooled, indices, 2, {}, {0}, {7}).sizes(), IntArrayRef({1, 1, 7}));
+  expect_error_containing([&] { F::max_unpool1d(pooled, indices, 2, {}, {0}, {9}); },
+                          "max_unpool1d: output_size [9] must be within a stride of the default "
+                          "size 6 in dim 0");
+  expect_error_containing([&] { F::max_unpool1d(pooled, indices + 10, 2); },
+                          "max_unpool1d: found an invalid max index 14 for an output plane of 6 "
+                          "elements");
+  expect_error_containing([&] { F::max_unpool2d(pooled[0], indices[0], 2); },
+                          "max_unpool2d: expected a 3-D or 4-D input");
+  EXPECT_EQ(nn::LPPool2d(2, 3)->extra_repr(),
+            "norm_type=2, kernel_size=[3], stride=[3], ceil_mode=false");
 }
 
 TEST(Pooling1d, IndicesAreAlongTheLength) {

@@ -67,4 +67,16 @@ CASES = {
                                                [S(2, 3, 4, 5)]),
     "adaptive_max_pool3d": Case(lambda x: F.adaptive_max_pool3d(x, (2, 3, 2)),
                                 [S(1, 2, 5, 6, 4)]),
+    "max_unpool1d": Case(lambda x: F.max_unpool1d(*F.max_pool1d(x, 2, return_indices=True), 2),
+                         [D(2, 3, 8)]),
+    "max_unpool2d_stride_pad_size": Case(
+        lambda x: F.max_unpool2d(*F.max_pool2d(x, 2, 2, 1, return_indices=True), 2, 2, 1,
+                                 output_size=(6, 7)),
+        [D(1, 2, 6, 7)]),
+    "max_unpool3d_unbatched": Case(
+        lambda x: F.max_unpool3d(*F.max_pool3d(x, 2, return_indices=True), 2), [D(2, 4, 4, 2)]),
+    "lp_pool1d": Case(lambda x: F.lp_pool1d(x, 2, 3, 2), [S(2, 3, 9)]),
+    "lp_pool2d_ceil": Case(lambda x: F.lp_pool2d(x, 3, (2, 3), ceil_mode=True),
+                           [S(1, 2, 5, 7, domain="positive")]),
+    "lp_pool3d": Case(lambda x: F.lp_pool3d(x, 1.5, 2, (1, 2, 2)), [S(1, 2, 3, 4, 4, domain="positive")]),
 }

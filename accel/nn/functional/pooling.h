@@ -63,6 +63,29 @@ std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
                                                            IntArrayRef output_size);
 Tensor adaptive_max_pool3d(const Tensor& input, IntArrayRef output_size);
 
+// The inverse of D-dimensional max pooling (D = 1, 2, 3): zeros of the unpooled size, each
+// pooled value put back at its index (flat within its plane or volume, as max pooling gives
+// them). The size is (in - 1) * stride - 2 * padding + kernel_size per dim unless output_size
+// says otherwise (its last D values; within a stride of that). Sizes: one value or D.
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, IntArrayRef kernel_size,
+                    IntArrayRef stride = {}, IntArrayRef padding = {0},
+                    IntArrayRef output_size = {});
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, IntArrayRef kernel_size,
+                    IntArrayRef stride = {}, IntArrayRef padding = {0},
+                    IntArrayRef output_size = {});
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, IntArrayRef kernel_size,
+                    IntArrayRef stride = {}, IntArrayRef padding = {0},
+                    IntArrayRef output_size = {});
+
+// Power-average pooling: (sum of x^p over each window)^(1/p), computed as PyTorch does, from
+// average pooling of x^p (no padding). Sizes: one value or one per spatial dim.
+Tensor lp_pool1d(const Tensor& input, double norm_type, IntArrayRef kernel_size,
+                 IntArrayRef stride = {}, bool ceil_mode = false);
+Tensor lp_pool2d(const Tensor& input, double norm_type, IntArrayRef kernel_size,
+                 IntArrayRef stride = {}, bool ceil_mode = false);
+Tensor lp_pool3d(const Tensor& input, double norm_type, IntArrayRef kernel_size,
+                 IntArrayRef stride = {}, bool ceil_mode = false);
+
 }  // namespace accel::nn::functional
 
 namespace accel {
