@@ -80,6 +80,29 @@ const std::vector<OpCase> kMarginLossCases = {
            F::TripletMarginLossFuncOptions().margin(0.5).p(1).swap(true).reduction(
                Reduction::None));
      }},
+    {"multilabel_margin",
+     [](const V& x) {
+       return nn::MultiLabelMarginLoss()->forward(
+           x[0], tensor({3, 0, -1, 1, 1, 2, 3, -1, -1, 0, 0, 0}).view({3, 4}));
+     }},
+    {"multilabel_margin_unbatched_none",
+     [](const V& x) {
+       return F::multilabel_margin_loss(
+           x[0], tensor({2, -1, 0, 0}),
+           F::MultilabelMarginLossFuncOptions().reduction(Reduction::None));
+     }},
+    {"triplet_with_distance",
+     [](const V& x) { return nn::TripletMarginWithDistanceLoss()->forward(x[0], x[1], x[2]); }},
+    {"triplet_with_cosine_distance_swap",
+     [](const V& x) {
+       return F::triplet_margin_with_distance_loss(
+           x[0], x[1], x[2],
+           F::TripletMarginWithDistanceLossFuncOptions()
+               .distance_function(
+                   [](const Tensor& a, const Tensor& b) { return 1 - F::cosine_similarity(a, b); })
+               .margin(0.5)
+               .swap(true));
+     }},
 };
 
 ACCEL_OP_TEST_SUITE(MarginLossOps, "ops_nn_margin_losses.json", kMarginLossCases);

@@ -1,6 +1,7 @@
 """Reference cases for the margin, ranking and embedding losses
 (tests/nn/margin_losses_test.cpp). Targets of 1 and -1 are drawn as 0/1 integers y and passed
 as 2 y - 1; weights are detached, as the losses treat them."""
+import torch
 import torch.nn.functional as F
 
 from op_case import Case, S
@@ -9,6 +10,9 @@ from op_case import Case, S
 def signs(y):
     return (2 * y - 1).double()
 
+
+# Rows list classes until their first -1: {3, 0}, {1, 2, 3} and none.
+MULTILABEL_TARGET = torch.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])
 
 CASES = {
     "margin_ranking": Case(lambda a, b, y: F.margin_ranking_loss(a, b, signs(y), margin=0.3),
@@ -48,5 +52,17 @@ CASES = {
     "triplet_margin_swap_p1_none":
         Case(lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=0.5, p=1, swap=True,
                                                    reduction="none"),
+             [S(4, 3), S(4, 3), S(4, 3)]),
+    "multilabel_margin": Case(lambda x: F.multilabel_margin_loss(x, MULTILABEL_TARGET),
+                              [S(3, 4)]),
+    "multilabel_margin_unbatched_none":
+        Case(lambda x: F.multilabel_margin_loss(x, torch.tensor([2, -1, 0, 0]), reduction="none"),
+             [S(4)]),
+    "triplet_with_distance": Case(F.triplet_margin_with_distance_loss,
+                                  [S(4, 3), S(4, 3), S(4, 3)]),
+    "triplet_with_cosine_distance_swap":
+        Case(lambda a, p, n: F.triplet_margin_with_distance_loss(
+            a, p, n, distance_function=lambda x, y: 1 - F.cosine_similarity(x, y), margin=0.5,
+            swap=True),
              [S(4, 3), S(4, 3), S(4, 3)]),
 }

@@ -1,9 +1,11 @@
 // The margin, ranking and embedding losses of margin_losses.h as PyTorch writes them: clamps,
 // selections with where, log-sigmoids and distances, whose gradients autograd supplies.
+// multilabel_margin_loss compares every listed class with every other class at once, [N, C, C].
 #include "accel/nn/functional/margin_losses.h"
 
 #include "accel/base/error.h"
 #include "accel/core/activation.h"
+#include "accel/core/factories.h"
 #include "accel/core/ops.h"
 #include "accel/nn/functional/distance.h"
 #include "accel/nn/functional/loss_support.h"
@@ -127,9 +129,13 @@ Tensor cosine_embedding_loss(const Tensor& input1_, const Tensor& input2_, const
   return reduce(similar + dissimilar, options.reduction());
 }
 
-Tensor triplet_margin_loss(const Tensor& anchor_, const Tensor& positive_, const Tensor& negative_,
-                           const TripletMarginLossFuncOptions& options) {
-  constexpr const char* op = "triplet_margin_loss";
+namespace {
+
+// The triplet losses once their inputs are checked: d(anchor, positive) against
+// d(anchor, negative) (or, with swap, the smaller of it and d(positive, negative)).
+Tensor triplet_loss(const Tensor& anchor_, const Tensor& positive_, const Tensor& negative_,
+                    const DistanceFunction& distance, double margin, bool swap, Reduction reduction,
+                    const char* op) {
   const Tensor anchor = loss_input(op, anchor_, "anchor");
   const Tensor positive = loss_input(op, positive_, "positive");
   const Tensor negative = loss_input(op, negative_, "negative");
@@ -137,14 +143,67 @@ Tensor triplet_margin_loss(const Tensor& anchor_, const Tensor& positive_, const
               "expected anchor, positive and negative of the same number of dims, got {}, {} "
               "and {}",
               anchor.sizes(), positive.sizes(), negative.sizes());
-  ACCEL_CHECK(options.margin() > 0, op, "margin must be positive, got {}", options.margin());
+  ACCEL_CHECK(margin > 0, op, "margin must be positive, got {}", margin);
+  const Tensor to_positive = distance(anchor, positive);
+  Tensor to_negative = distance(anchor, negative);
+  if (swap) to_negative = minimum(to_negative, distance(positive, negative));
+  return reduce((margin + to_positive - to_negative).clamp_min(0), reduction);
+}
+
+}  // namespace
+
+Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                           const TripletMarginLossFuncOptions& options) {
   const auto distance = PairwiseDistanceFuncOptions().p(options.p()).eps(options.eps());
-  const Tensor to_positive = pairwise_distance(anchor, positive, distance);
-  Tensor to_negative = pairwise_distance(anchor, negative, distance);
-  if (options.swap()) {
-    to_negative = minimum(to_negative, pairwise_distance(positive, negative, distance));
+  return triplet_loss(
+      anchor, positive, negative,
+      [&](const Tensor& a, const Tensor& b) { return pairwise_distance(a, b, distance); },
+      options.margin(), options.swap(), options.reduction(), "triplet_margin_loss");
+}
+
+Tensor triplet_margin_with_distance_loss(const Tensor& anchor, const Tensor& positive,
+                                         const Tensor& negative,
+                                         const TripletMarginWithDistanceLossFuncOptions& options) {
+  const DistanceFunction euclidean = [](const Tensor& a, const Tensor& b) {
+    return pairwise_distance(a, b);
+  };
+  return triplet_loss(anchor, positive, negative,
+                      options.distance_function() ? options.distance_function() : euclidean,
+                      options.margin(), options.swap(), options.reduction(),
+                      "triplet_margin_with_distance_loss");
+}
+
+Tensor multilabel_margin_loss(const Tensor& input_, const Tensor& target_,
+                              const MultilabelMarginLossFuncOptions& options) {
+  constexpr const char* op = "multilabel_margin_loss";
+  const Tensor input_in = loss_input(op, input_, "input");
+  ACCEL_CHECK(input_in.dim() == 1 || input_in.dim() == 2, op,
+              "expected an input of shape [N, C] or [C], got {}", input_in.sizes());
+  ACCEL_CHECK(target_.dtype() == kInt64 && target_.sizes() == input_in.sizes(), op,
+              "expected int64 class lists of the input's shape {}, got {} of shape {}",
+              input_in.sizes(), target_.dtype(), target_.sizes());
+  const bool unbatched = input_in.dim() == 1;
+  const Tensor input = unbatched ? input_in.unsqueeze(0) : input_in;
+  const Tensor target = unbatched ? target_.unsqueeze(0) : target_;
+  const int64_t classes = input.size(1);
+  if (target.numel() > 0) {
+    const int64_t low = target.min().item<int64_t>(), high = target.max().item<int64_t>();
+    ACCEL_CHECK(low >= -1 && high < classes, op,
+                "target classes must lie in [-1, {}), got values from {} to {}", classes, low,
+                high);
   }
-  return reduce((options.margin() + to_positive - to_negative).clamp_min(0), options.reduction());
+  // A sample's classes are the entries before its first -1.
+  const Tensor listed = ge(target, 0).to(kInt64).cumprod(1);
+  const Tensor classes_of = target.clamp_min(0);
+  const Tensor is_target = gt(zeros_like(target).scatter_add(1, classes_of, listed), 0);
+  // [N, j, i]: target class j's margin against class i.
+  const Tensor margins =
+      (1 - input.gather(1, classes_of).unsqueeze(2) + input.unsqueeze(1)).clamp_min(0);
+  const Tensor counted =
+      logical_and(gt(listed, 0).unsqueeze(2), logical_not(is_target).unsqueeze(1));
+  const Tensor loss = where(counted, margins, 0.0).sum({1, 2}) / static_cast<double>(classes);
+  return as_batch_of_one(unbatched, options.reduction(),
+                         [&] { return reduce(loss, options.reduction()); });
 }
 
 }  // namespace accel::nn::functional

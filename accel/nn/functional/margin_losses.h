@@ -1,11 +1,13 @@
 // Margin, ranking and embedding losses in functional form (torch.nn.functional's
 // margin_ranking_loss, hinge_embedding_loss, soft_margin_loss, multilabel_soft_margin_loss,
-// multi_margin_loss, cosine_embedding_loss, triplet_margin_loss) and their option structs,
+// multilabel_margin_loss, multi_margin_loss, cosine_embedding_loss, triplet_margin_loss,
+// triplet_margin_with_distance_loss) and their option structs,
 // which the loss modules reuse. Compositions of core ops with PyTorch's formulas, so the
 // gradients are PyTorch's, kinks included.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "accel/core/arg.h"
 #include "accel/core/tensor.h"
@@ -29,6 +31,8 @@ struct MultilabelSoftMarginLossFuncOptions {
   ACCEL_ARG(Tensor, weight);  // per-class weights [C]
   ACCEL_ARG(Reduction, reduction) = Reduction::Mean;
 };
+
+using MultilabelMarginLossFuncOptions = ReductionOptions;
 
 struct MultiMarginLossFuncOptions {
   ACCEL_ARG(int64_t, p) = 1;  // 1 or 2
@@ -81,6 +85,28 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
 // eps); swap uses min(d(anchor, negative), d(positive, negative)) instead.
 Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
                            const TripletMarginLossFuncOptions& options = {});
+
+// The distance between the rows of two tensors: [N] (or 0-dim) for inputs [N, D] (or [D]).
+using DistanceFunction = std::function<Tensor(const Tensor&, const Tensor&)>;
+
+struct TripletMarginWithDistanceLossFuncOptions {
+  // Unset: pairwise_distance (Euclidean).
+  ACCEL_ARG(DistanceFunction, distance_function);
+  ACCEL_ARG(double, margin) = 1.0;
+  ACCEL_ARG(bool, swap) = false;
+  ACCEL_ARG(Reduction, reduction) = Reduction::Mean;
+};
+
+// triplet_margin_loss with any distance function.
+Tensor triplet_margin_with_distance_loss(
+    const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+    const TripletMarginWithDistanceLossFuncOptions& options = {});
+
+// The multi-label hinge loss: for input [N, C] (or [C]) and target of the same shape holding
+// each sample's classes, ended by the first -1, the sum over its classes j and the other
+// classes i of max(0, 1 - (x[j] - x[i])), divided by C.
+Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
+                              const MultilabelMarginLossFuncOptions& options = {});
 
 }  // namespace accel::nn::functional
 

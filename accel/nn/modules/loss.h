@@ -30,6 +30,8 @@ using MultiMarginLossOptions = functional::MultiMarginLossFuncOptions;
 using MarginRankingLossOptions = functional::MarginRankingLossFuncOptions;
 using CosineEmbeddingLossOptions = functional::CosineEmbeddingLossFuncOptions;
 using TripletMarginLossOptions = functional::TripletMarginLossFuncOptions;
+using TripletMarginWithDistanceLossOptions = functional::TripletMarginWithDistanceLossFuncOptions;
+using MultiLabelMarginLossOptions = functional::MultilabelMarginLossFuncOptions;
 using CTCLossOptions = functional::CTCLossFuncOptions;
 
 // What every loss module holds: the options given at construction, with their weight
@@ -105,6 +107,9 @@ ACCEL_DECLARE_LOSS(MultiMarginLoss, LossImpl, multi_margin_loss);
 ACCEL_DECLARE_LOSS(MarginRankingLoss, ThreeInputLossImpl, margin_ranking_loss);
 ACCEL_DECLARE_LOSS(CosineEmbeddingLoss, ThreeInputLossImpl, cosine_embedding_loss);
 ACCEL_DECLARE_LOSS(TripletMarginLoss, ThreeInputLossImpl, triplet_margin_loss);
+ACCEL_DECLARE_LOSS(TripletMarginWithDistanceLoss, ThreeInputLossImpl,
+                   triplet_margin_with_distance_loss);
+ACCEL_DECLARE_LOSS(MultiLabelMarginLoss, LossImpl, multilabel_margin_loss);
 
 #undef ACCEL_DECLARE_LOSS
 
