@@ -162,6 +162,12 @@ Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype
 // says otherwise (the input is converted to it first).
 Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor cumprod(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+// log(cumsum(exp(a))) without overflow; floating inputs only.
+Tensor logcumsumexp(const Tensor& a, int64_t dim);
+// The running maximum (minimum) along dim and, for each, the position of the element it came
+// from (the last of equal ones; a NaN, once met, stays, from its first position).
+std::tuple<Tensor, Tensor> cummax(const Tensor& a, int64_t dim);
+std::tuple<Tensor, Tensor> cummin(const Tensor& a, int64_t dim);
 // The values along dim in ascending (or descending) order and the int64 indices they came
 // from. NaN orders above every number; the sort is always stable (equal elements keep their
 // order), so the `stable` overload exists for LibTorch's signature only.

@@ -255,6 +255,7 @@ class Tensor {
   Tensor logsumexp(IntArrayRef dims, bool keepdim = false) const;
   Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor logcumsumexp(int64_t dim) const;
   std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1,
                                   bool descending = false) const;

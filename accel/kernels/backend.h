@@ -164,9 +164,10 @@ struct Backend {
                            ReduceShape shape, bool log, const Stream& stream);
 
   // ---- along one dim of contiguous [outer, reduced, inner] inputs (scan.h, sort.h) ----
-  // out[o, r, i] = the sum (or product) over q <= r of in[o, q, i], both of `type`, the terms
-  // taken in order of q in double for float32 and float64, float for 16-bit floats and int64
-  // for integers (wrapping).
+  // out[o, r, i] = the sum (product, log-sum-exp, maximum, minimum: math::ScanOp) over
+  // q <= r of in[o, q, i], both of `type`, the terms taken in order of q in double for float32
+  // and float64, float for 16-bit floats and int64 for integers (wrapping); log-sum-exp on
+  // floating types only.
   void (*scan)(ScalarType type, math::ScanOp op, const void* in, void* out, ReduceShape shape,
                const Stream& stream);
   // indices[o, j, i] (contiguous [outer, k, inner]) = the r of in[o, :, i]'s j-th element in

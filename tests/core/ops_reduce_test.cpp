@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "support/expect_error.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -160,6 +161,12 @@ const std::vector<OpCase> kReduceCases = {
      }},
     {"cumprod_scalar", [](const V& x) { return x[0].cumprod(0); }},
     {"cumprod_int", [](const V& x) { return x[0].cumprod(1); }},
+    {"logcumsumexp", [](const V& x) { return logcumsumexp(x[0] * 30, 1); }},
+    {"logcumsumexp_columns", [](const V& x) { return x[0].logcumsumexp(0); }},
+    {"cummax", [](const V& x) { return std::get<0>(cummax(x[0], 1)); }},
+    {"cummin_dim0", [](const V& x) { return std::get<0>(cummin(x[0], 0)); }},
+    {"cummax_indices_ties", [](const V& x) { return std::get<1>(cummax(x[0], 1)); }},
+    {"cummin_int", [](const V& x) { return std::get<0>(cummin(x[0], 1)); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);
@@ -203,6 +210,26 @@ void expect_error(const std::function<void()>& f, std::initializer_list<std::str
 }
 
 // ---- gradients at ties and zeros ----
+
+TEST(Cumulative, CummaxKeepsTheFirstNanAndTakesTheLastTie) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor x = tensor({1.0, 3.0, 3.0, nan, 5.0, nan});
+  const auto [values, indices] = cummax(x, 0);
+  EXPECT_TRUE(values.narrow(0, 0, 3).equal(tensor({1.0, 3.0, 3.0})));
+  EXPECT_TRUE(values.narrow(0, 3, 3).isnan().all().item<bool>());
+  EXPECT_TRUE(indices.equal(tensor({0, 1, 2, 3, 3, 3})));
+  const auto [low, low_at] = cummin(tensor({2, 1, 1, 3}), 0);
+  EXPECT_TRUE(low.equal(tensor({2, 1, 1, 1})));
+  EXPECT_TRUE(low_at.equal(tensor({0, 1, 2, 2})));
+  // Large terms neither overflow nor lose the smaller ones.
+  EXPECT_TRUE(logcumsumexp(tensor({1000.0, 1000.0, -1e308}), 0)
+                  .allclose(tensor({1000.0, 1000.0 + std::log(2.0), 1000.0 + std::log(2.0)})));
+  testing::expect_error_containing(
+      [] {
+        logcumsumexp(tensor({1, 2}), 0);
+      },
+      "logcumsumexp: expected a floating point tensor, got int64");
+}
 
 TEST(ReduceGradients, AmaxAndMaxAllSplitTiesEvenly) {
   const Tensor x = tensor({1.0, 3.0, 3.0, 2.0, 3.0});

@@ -143,4 +143,12 @@ CASES = {
     "cumprod_masked_zeros": Case(lambda a: torch.cumprod(a * ZERO_MASK, 1), [S(4, 6)]),
     "cumprod_scalar": Case(lambda a: torch.cumprod(a, 0), [S()]),
     "cumprod_int": Case(lambda a: torch.cumprod(a, 1), [S(3, 4, domain="int:-5:5")], grad=False),
+    "logcumsumexp": Case(lambda a: torch.logcumsumexp(a * 30, 1), [S(3, 5)]),
+    "logcumsumexp_columns": Case(lambda a: torch.logcumsumexp(a, 0), [S(4, 70)]),
+    "cummax": Case(lambda a: torch.cummax(a, 1).values, [S(3, 6, domain="distinct")]),
+    "cummin_dim0": Case(lambda a: torch.cummin(a, 0).values, [S(5, 3, domain="distinct")]),
+    "cummax_indices_ties": Case(lambda a: torch.cummax(a, 1).indices,
+                                [S(3, 6, domain="int:0:3")], grad=False),
+    "cummin_int": Case(lambda a: torch.cummin(a, 1).values, [S(3, 6, domain="int:-4:4")],
+                       grad=False),
 }

@@ -1,8 +1,8 @@
-// Cumulative sums and products. Contiguous rows (inner == 1) run a few at a time, their chains
-// interleaved; otherwise up to kTileWidth adjacent columns (o, i..i+w) advance together through
-// r, so each step reads and writes a contiguous run. Each element's sum or product is formed in
-// the same order either way, and rows and tiles are independent, so any thread count gives the
-// same bits.
+// Cumulative sums, products, log-sum-exps, maxima and minima. Contiguous rows (inner == 1) run a
+// few at a time, their chains interleaved; otherwise up to kTileWidth adjacent columns (o, i..i+w)
+// advance together through r, so each step reads and writes a contiguous run. Each element's sum or
+// product is formed in the same order either way, and rows and tiles are independent, so any thread
+// count gives the same bits.
 #include "accel/kernels/cpu/scan.h"
 
 #include <algorithm>
@@ -82,14 +82,10 @@ void scan_typed(const T* in, T* out, ReduceShape s) {
 }  // namespace
 
 void scan(ScalarType type, ScanOp op, const void* in, void* out, ReduceShape shape) {
-  dispatch_numeric(type, op == ScanOp::kSum ? "cumsum" : "cumprod", [&]<typename T>() {
-    const auto* typed_in = static_cast<const T*>(in);
-    auto* typed_out = static_cast<T*>(out);
-    if (op == ScanOp::kSum) {
-      scan_typed<ScanOp::kSum>(typed_in, typed_out, shape);
-    } else {
-      scan_typed<ScanOp::kProduct>(typed_in, typed_out, shape);
-    }
+  math::visit(op, [&]<ScanOp Op>() {
+    dispatch_numeric(type, math::scan_name(op), [&]<typename T>() {
+      scan_typed<Op>(static_cast<const T*>(in), static_cast<T*>(out), shape);
+    });
   });
 }
 

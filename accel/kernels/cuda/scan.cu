@@ -1,7 +1,7 @@
-// Cumulative sums and products on the GPU: one thread per column (o, :, i) walks r in order,
-// in the CPU kernel's accumulate type, so both devices give the same bits. Adjacent threads take
-// adjacent i, so each step reads and writes consecutive elements when inner is large; a few
-// long contiguous rows (inner == 1) run serially, one thread each.
+// Cumulative sums, products, log-sum-exps, maxima and minima on the GPU: one thread per column (o,
+// :, i) walks r in order, in the CPU kernel's accumulate type, so both devices give the same bits.
+// Adjacent threads take adjacent i, so each step reads and writes consecutive elements when inner
+// is large; a few long contiguous rows (inner == 1) run serially, one thread each.
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/scan_sort_math.h"
 #include "accel/kernels/cuda/launch.cuh"
@@ -31,15 +31,15 @@ __global__ void scan_kernel(const T* in, T* out, ReduceShape s) {
 void scan(ScalarType type, math::ScanOp op, const void* in, void* out, ReduceShape shape,
           const Stream& stream) {
   const cudaStream_t s = launch_stream(stream);
-  const char* name = op == math::ScanOp::kSum ? "cumsum" : "cumprod";
-  dispatch_numeric(type, name, [&]<typename T>() {
-    const int64_t columns = shape.outer * shape.inner;
-    if (columns == 0 || shape.reduced == 0) return;
-    const auto kernel = op == math::ScanOp::kSum ? &scan_kernel<math::ScanOp::kSum, T>
-                                                 : &scan_kernel<math::ScanOp::kProduct, T>;
-    kernel<<<blocks_for(columns), kThreadsPerBlock, 0, s>>>(static_cast<const T*>(in),
-                                                            static_cast<T*>(out), shape);
-    check_launch(name);
+  const char* name = math::scan_name(op);
+  math::visit(op, [&]<math::ScanOp Op>() {
+    dispatch_numeric(type, name, [&]<typename T>() {
+      const int64_t columns = shape.outer * shape.inner;
+      if (columns == 0 || shape.reduced == 0) return;
+      scan_kernel<Op, T><<<blocks_for(columns), kThreadsPerBlock, 0, s>>>(
+          static_cast<const T*>(in), static_cast<T*>(out), shape);
+      check_launch(name);
+    });
   });
 }
 
