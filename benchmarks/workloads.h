@@ -95,18 +95,23 @@ inline constexpr double kAddLargeBytes = 3.0 * kLargeNumel * sizeof(float);
 inline constexpr const char* kTranspose = "transpose copy [2048x2048]";
 inline constexpr int64_t kTransposeSize = 2048;
 
-// Element-wise functions built on exp, tanh or erf, and branchy activations (forward,
+// Element-wise functions built on exp, log, tanh or erf, and branchy activations (forward,
 // float32): where a library's vectorized transcendental math and selects show.
-enum class Activation { Exp, Tanh, Sigmoid, Gelu, Silu, Elu, Softplus, Hardswish, Mish };
+enum class Activation { Exp, Log, Tanh, Sigmoid, Gelu, Silu, Elu, Softplus, Hardswish, Mish };
 struct ActivationShape {
   const char* name;
   Activation function;
 };
 inline constexpr ActivationShape kActivations[] = {
-    {"exp[1M]", Activation::Exp},           {"tanh[1M]", Activation::Tanh},
-    {"sigmoid[1M]", Activation::Sigmoid},   {"gelu[1M]", Activation::Gelu},
-    {"silu[1M]", Activation::Silu},         {"elu[1M]", Activation::Elu},
-    {"softplus[1M]", Activation::Softplus}, {"hardswish[1M]", Activation::Hardswish},
+    {"exp[1M]", Activation::Exp},
+    {"log[1M]", Activation::Log},
+    {"tanh[1M]", Activation::Tanh},
+    {"sigmoid[1M]", Activation::Sigmoid},
+    {"gelu[1M]", Activation::Gelu},
+    {"silu[1M]", Activation::Silu},
+    {"elu[1M]", Activation::Elu},
+    {"softplus[1M]", Activation::Softplus},
+    {"hardswish[1M]", Activation::Hardswish},
     {"mish[1M]", Activation::Mish},
 };
 inline constexpr int64_t kActivationNumel = int64_t{1} << 20;
@@ -229,6 +234,8 @@ Tensor apply(Activation function, const Tensor& x) {
   switch (function) {
     case Activation::Exp:
       return exp(x);
+    case Activation::Log:
+      return log(x);
     case Activation::Tanh:
       return tanh(x);
     case Activation::Sigmoid:
@@ -252,7 +259,9 @@ Tensor apply(Activation function, const Tensor& x) {
 template <typename Lib>
 void activation(benchmark::State& state, ActivationShape shape) {
   Lib::set_num_threads(static_cast<int>(state.range(0)));
-  const auto x = Lib::randn({kActivationNumel});
+  // (log's inputs positive: its NaN lanes would be a special case.)
+  const auto x = shape.function == Activation::Log ? abs(Lib::randn({kActivationNumel}))
+                                                   : Lib::randn({kActivationNumel});
   for (auto _ : state) {
     const auto y = apply(shape.function, x);
     benchmark::DoNotOptimize(y.data_ptr());
