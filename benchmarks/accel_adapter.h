@@ -27,6 +27,7 @@ struct Accel {
   static void set_num_threads(int n) { accel::set_num_threads(n); }
   static accel::Tensor ones(int64_t numel) { return accel::ones({numel}); }
   static accel::Tensor randn(accel::IntArrayRef sizes) { return accel::randn(sizes); }
+  static accel::Tensor rand(accel::IntArrayRef sizes) { return accel::rand(sizes); }
   static accel::Tensor randint(int64_t high, int64_t n) { return accel::randint(high, {n}); }
   static accel::Tensor matmul(const accel::Tensor& a, const accel::Tensor& b) {
     return accel::matmul(a, b);

@@ -27,6 +27,7 @@ struct LibTorch {
   static void set_num_threads(int n) { torch::set_num_threads(n); }
   static torch::Tensor ones(int64_t numel) { return torch::ones({numel}); }
   static torch::Tensor randn(torch::IntArrayRef sizes) { return torch::randn(sizes); }
+  static torch::Tensor rand(torch::IntArrayRef sizes) { return torch::rand(sizes); }
   static torch::Tensor randint(int64_t high, int64_t n) { return torch::randint(high, {n}); }
   static torch::Tensor matmul(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::matmul(a, b);

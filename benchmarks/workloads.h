@@ -116,6 +116,11 @@ inline constexpr ActivationShape kActivations[] = {
 };
 inline constexpr int64_t kActivationNumel = int64_t{1} << 20;
 
+// Sampling 1M float32 values: what random initialization, noise and masks start from.
+inline constexpr const char* kRandn = "randn[1M]";
+inline constexpr const char* kRand = "rand[1M]";
+inline constexpr int64_t kSampleNumel = int64_t{1} << 20;
+
 // Normalization and loss layers in training, forward + backward with the input requiring grad
 // (a layer inside a network): LayerNorm over a transformer-sized row, BatchNorm2d over a CNN's
 // activations, cross-entropy over a classifier's logits. Rates count rows (samples).
@@ -212,8 +217,8 @@ inline void set_rate(benchmark::State& state, const char* counter, double per_it
 }
 
 // ---- the workloads, for an adapter Lib with set_num_threads(n), ones(numel), randn(sizes),
-// randint(high, n), matmul(a, b), cross_entropy(logits, target), and the module and optimizer
-// types the layers and the CNN need (Lib::Linear, Lib::LayerNorm, ..., Lib::Adam) ----
+// rand(sizes), randint(high, n), matmul(a, b), cross_entropy(logits, target), and the module and
+// optimizer types the layers and the CNN need (Lib::Linear, Lib::LayerNorm, ..., Lib::Adam) ----
 
 // a + b on [numel] inputs; with `record` the inputs require grad, so every call records an
 // autograd node (freed again when the result dies).
@@ -267,6 +272,16 @@ void activation(benchmark::State& state, ActivationShape shape) {
     benchmark::DoNotOptimize(y.data_ptr());
   }
   set_rate(state, kBytesCounter, 2.0 * kActivationNumel * sizeof(float));
+}
+
+template <typename Lib>
+void sample(benchmark::State& state, bool normal) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const auto x = normal ? Lib::randn({kSampleNumel}) : Lib::rand({kSampleNumel});
+    benchmark::DoNotOptimize(x.data_ptr());
+  }
+  set_rate(state, kBytesCounter, 1.0 * kSampleNumel * sizeof(float));
 }
 
 template <typename Lib>
@@ -493,6 +508,8 @@ void register_workloads(const char* impl) {
   for (const ActivationShape& shape : kActivations) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, activation<Lib>, shape);
   }
+  add_benchmark(kRandn, impl, Clock::WallWhenThreaded, sample<Lib>, true);
+  add_benchmark(kRand, impl, Clock::WallWhenThreaded, sample<Lib>, false);
   for (const LinearShape& shape : kLinearShapes) {
     add_benchmark(shape.name, impl, Clock::WallWhenThreaded, linear_forward_backward<Lib>, shape);
   }

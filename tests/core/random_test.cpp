@@ -188,6 +188,42 @@ TEST(Random, RandnIsStandardNormal) {
   EXPECT_NEAR(inside / kSamples, 0.6827, 0.008);
 }
 
+// The CPU samples a chunk of values at a time (Philox blocks in batches, Box-Muller on vectors);
+// each value must still be the one kernels/common/philox.h defines for its index: uniforms bit
+// for bit, normals within rounding of the scalar formula (vector log1p, sin and cos against
+// libm's). Sizes cover partial chunks and vectors; the fill of a narrowed tensor gives runs of 3
+// that start at odd indices.
+TEST(Random, ChunkedSamplesAreThePerIndexFormulas) {
+  for (ScalarType dtype : {kFloat32, kFloat64}) {
+    for (int64_t n : {1, 7, 64, 65, 1000}) {
+      Generator g(99);
+      const GeneratorState before = g.get_state();
+      const Tensor u = rand({n}, dtype, &g);
+      const std::vector<double> got_u = values_of(u);
+      random::PhiloxCursor cursor(random::PhiloxDraw{before.seed, before.offset});
+      for (int64_t i = 0; i < n; ++i) {
+        const double want = dtype == kFloat32
+                                ? random::uniform_at<float>(cursor, static_cast<uint64_t>(i), 24)
+                                : random::uniform_at<double>(cursor, static_cast<uint64_t>(i), 53);
+        EXPECT_EQ(got_u[static_cast<size_t>(i)], want) << to_string(dtype) << " rand, n " << n;
+      }
+      const GeneratorState middle = g.get_state();
+      Tensor z = empty({n, 5}, dtype).narrow(1, 0, 3);
+      normal_(z, 0, 1, &g);
+      const std::vector<double> got_z = values_of(z.contiguous());
+      random::PhiloxCursor normal_cursor(random::PhiloxDraw{middle.seed, middle.offset});
+      const double tolerance = dtype == kFloat32 ? 2e-6 : 1e-14;
+      for (int64_t i = 0; i < 3 * n; ++i) {
+        const double want =
+            dtype == kFloat32 ? random::normal_at<float>(normal_cursor, static_cast<uint64_t>(i))
+                              : random::normal_at<double>(normal_cursor, static_cast<uint64_t>(i));
+        EXPECT_NEAR(got_z[static_cast<size_t>(i)], want, tolerance * (1 + std::fabs(want)))
+            << to_string(dtype) << " normal_, n " << n << ", value " << i;
+      }
+    }
+  }
+}
+
 TEST(Random, RandRespectsOptions) {
   Tensor r = rand({2, 3}, TensorOptions(kFloat64).requires_grad(true));
   EXPECT_EQ(r.sizes(), IntArrayRef({2, 3}));

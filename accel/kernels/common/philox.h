@@ -17,23 +17,29 @@ struct PhiloxBlock {
   uint32_t v[4];
 };
 
+// One Philox-4x32 round on the counter words c0..c3 under the round key (k0, k1); the key
+// schedule adds kPhiloxWeyl0/1 to the key after each of the ten rounds.
+inline constexpr uint32_t kPhiloxWeyl0 = 0x9E3779B9u, kPhiloxWeyl1 = 0xBB67AE85u;
+ACCEL_INLINE void philox_round(uint32_t& c0, uint32_t& c1, uint32_t& c2, uint32_t& c3, uint32_t k0,
+                               uint32_t k1) {
+  const uint64_t p0 = static_cast<uint64_t>(0xD2511F53u) * c0;
+  const uint64_t p1 = static_cast<uint64_t>(0xCD9E8D57u) * c2;
+  c0 = static_cast<uint32_t>(p1 >> 32) ^ c1 ^ k0;
+  c1 = static_cast<uint32_t>(p1);
+  c2 = static_cast<uint32_t>(p0 >> 32) ^ c3 ^ k1;
+  c3 = static_cast<uint32_t>(p0);
+}
+
 // Philox-4x32-10 of a 128-bit counter under a 64-bit key (low word first in both).
 ACCEL_INLINE PhiloxBlock philox4x32_10(const PhiloxBlock& counter, uint64_t key) {
-  constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
-  constexpr uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
-  uint32_t c[4] = {counter.v[0], counter.v[1], counter.v[2], counter.v[3]};
+  PhiloxBlock c = counter;
   uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
   for (int round = 0; round < 10; ++round) {
-    const uint64_t p0 = static_cast<uint64_t>(kMul0) * c[0];
-    const uint64_t p1 = static_cast<uint64_t>(kMul1) * c[2];
-    const uint32_t next[4] = {
-        static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
-        static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
-    for (int i = 0; i < 4; ++i) c[i] = next[i];
-    k0 += kWeyl0;
-    k1 += kWeyl1;
+    philox_round(c.v[0], c.v[1], c.v[2], c.v[3], k0, k1);
+    k0 += kPhiloxWeyl0;
+    k1 += kPhiloxWeyl1;
   }
-  return {{c[0], c[1], c[2], c[3]}};
+  return c;
 }
 
 // Where a draw starts: the key and the first counter block it may use.
@@ -92,17 +98,23 @@ inline constexpr int kUniformDigits = std::is_same_v<T, double>  ? 53
                                       : std::is_same_v<T, Half>  ? 11
                                                                  : 8;  // BFloat16
 
-// Uniform in [0, 1) with `digits` random bits, as PyTorch's uniform_real_distribution.
+// Uniform in [0, 1) with `digits` of the random bits, as PyTorch's uniform_real_distribution:
+// from 64 bits for double, 32 for float.
 template <typename A>
-ACCEL_INLINE A uniform_at(PhiloxCursor& cursor, uint64_t i, int digits) {
+ACCEL_INLINE A uniform_from_bits(uint64_t bits, int digits) {
   if constexpr (std::is_same_v<A, double>) {
     const uint64_t mask = (uint64_t{1} << digits) - 1;
-    return static_cast<double>(cursor.bits64(i) & mask) /
-           static_cast<double>(uint64_t{1} << digits);
+    return static_cast<double>(bits & mask) / static_cast<double>(uint64_t{1} << digits);
   } else {
     const uint32_t mask = (uint32_t{1} << digits) - 1;
-    return static_cast<float>(cursor.bits32(i) & mask) / static_cast<float>(uint32_t{1} << digits);
+    return static_cast<float>(static_cast<uint32_t>(bits) & mask) /
+           static_cast<float>(uint32_t{1} << digits);
   }
+}
+template <typename A>
+ACCEL_INLINE A uniform_at(PhiloxCursor& cursor, uint64_t i, int digits) {
+  return uniform_from_bits<A>(
+      std::is_same_v<A, double> ? cursor.bits64(i) : uint64_t{cursor.bits32(i)}, digits);
 }
 
 // Standard normal by Box-Muller: values 2k and 2k+1 are the cosine and sine branches of one

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "accel/base/macros.h"
 #include "accel/kernels/common/binary_math.h"
@@ -27,6 +28,8 @@ ACCEL_INLINE A scatter_combine(A current, A value) {
     return value;
   } else if constexpr (Op == ScatterReduce::Sum) {
     return current + value;
+  } else if constexpr (Op == ScatterReduce::Prod && std::is_same_v<A, bool>) {
+    return current && value;  // a product of bools, without int arithmetic
   } else if constexpr (Op == ScatterReduce::Prod) {
     return current * value;
   } else if constexpr (Op == ScatterReduce::Amax) {

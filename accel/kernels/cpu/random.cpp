@@ -1,10 +1,15 @@
 // Instantiates the Philox samplers of kernels/common/philox.h for every dtype over strided
-// CPU loops. 16-bit floats sample in float and round once.
+// CPU loops. 16-bit floats sample in float and round once. Uniform, normal and Bernoulli
+// samples read their bits 64 Philox blocks at a time (PhiloxWords); normal samples come from
+// Box-Muller on vectors (kernels/cpu/vector_math.h), a chunk of values at a time.
 #include "accel/kernels/cpu/random.h"
 
+#include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/vector_math.h"
 
 namespace accel::cpu {
 
@@ -13,23 +18,164 @@ using random::PhiloxDraw;
 
 namespace {
 
-// Calls body(cursor, i, ptrs) for every element i of the loop, ptrs addressing element i of
-// each operand. Each thread's chunk has its own cursor over the same draw.
-template <int N, typename Body>
-void for_each_value(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
+// The 32-bit words of a draw (word w: lane w % 4 of block w / 4), computed 64 blocks at a time:
+// the rounds run over arrays of counters, which the compiler vectorizes, where one block at a
+// time is a chain of dependent multiplies.
+class PhiloxWords {
+ public:
+  static constexpr int64_t kBlocks = 64;
+
+  explicit PhiloxWords(PhiloxDraw draw) : draw_(draw) {}
+
+  // Words [w, w + count) of the draw (count <= 4 * kBlocks - 3, so that they fit from any word
+  // of the first block), valid until the next call.
+  const uint32_t* words(uint64_t w, int64_t count) {
+    const uint64_t first = 4 * first_block_;
+    if (!filled_ || w < first || w + static_cast<uint64_t>(count) > first + 4 * kBlocks) {
+      fill(w / 4);
+    }
+    return words_ + (w - 4 * first_block_);
+  }
+
+ private:
+  void fill(uint64_t first_block) {
+    uint32_t c0[kBlocks], c1[kBlocks], c2[kBlocks], c3[kBlocks];
+    for (int64_t b = 0; b < kBlocks; ++b) {
+      const uint64_t counter = draw_.offset + first_block + static_cast<uint64_t>(b);
+      c0[b] = static_cast<uint32_t>(counter);
+      c1[b] = static_cast<uint32_t>(counter >> 32);
+      c2[b] = 0;
+      c3[b] = 0;
+    }
+    uint32_t k0 = static_cast<uint32_t>(draw_.seed), k1 = static_cast<uint32_t>(draw_.seed >> 32);
+    for (int round = 0; round < 10; ++round) {
+      for (int64_t b = 0; b < kBlocks; ++b) {
+        random::philox_round(c0[b], c1[b], c2[b], c3[b], k0, k1);
+      }
+      k0 += random::kPhiloxWeyl0;
+      k1 += random::kPhiloxWeyl1;
+    }
+    for (int64_t b = 0; b < kBlocks; ++b) {
+      words_[4 * b] = c0[b];
+      words_[4 * b + 1] = c1[b];
+      words_[4 * b + 2] = c2[b];
+      words_[4 * b + 3] = c3[b];
+    }
+    first_block_ = first_block;
+    filled_ = true;
+  }
+
+  PhiloxDraw draw_;
+  uint64_t first_block_ = 0;
+  bool filled_ = false;
+  uint32_t words_[4 * kBlocks];
+};
+
+// Words per value: float samples take 32 random bits, double samples 64 (as PhiloxCursor's
+// bits32 and bits64), so value i of a draw starts at word i * kWordsPerValue.
+template <typename A>
+inline constexpr int64_t kWordsPerValue = std::is_same_v<A, double> ? 2 : 1;
+
+// The random bits of value k of a run whose words start at `words`.
+template <typename A>
+uint64_t value_bits(const uint32_t* words, int64_t k) {
+  if constexpr (std::is_same_v<A, double>) {
+    return (uint64_t{words[2 * k + 1]} << 32) | words[2 * k];
+  } else {
+    return words[k];
+  }
+}
+
+// Elements a run is cut into: the random bits of one chunk are read at once.
+constexpr int64_t kChunk = 64;
+
+// Calls body(source, i, ptrs, strides, n) for runs of n elements in the loop's row-major order,
+// element i first, ptrs addressing it in each operand and strides stepping to the next. Each
+// thread's part has its own Source (PhiloxCursor or PhiloxWords) over the same draw.
+template <typename Source, int N, typename Body>
+void for_each_run(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
   parallel_for(0, loop.numel, kElementwiseGrain, [&](int64_t begin, int64_t end) {
-    PhiloxCursor cursor(draw);
+    Source source(draw);
     uint64_t i = static_cast<uint64_t>(begin);
     auto inner = [&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides,
                      int64_t n) {
-      for (int64_t k = 0; k < n; ++k, ++i) {
-        std::array<char*, N> at;
-        for (int q = 0; q < N; ++q) at[q] = ptrs[q] + k * strides[q];
-        body(cursor, i, at);
-      }
+      body(source, i, ptrs, strides, n);
+      i += static_cast<uint64_t>(n);
     };
     run_range(loop, begin, end, inner);
   });
+}
+
+// Calls body(cursor, i, ptrs) for every element i of the loop, ptrs addressing element i of
+// each operand.
+template <int N, typename Body>
+void for_each_value(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
+  for_each_run<PhiloxCursor>(loop, draw,
+                             [&](PhiloxCursor& cursor, uint64_t i, const std::array<char*, N>& ptrs,
+                                 const std::array<int64_t, N>& strides, int64_t n) {
+                               for (int64_t k = 0; k < n; ++k) {
+                                 std::array<char*, N> at;
+                                 for (int q = 0; q < N; ++q) at[q] = ptrs[q] + k * strides[q];
+                                 body(cursor, i + static_cast<uint64_t>(k), at);
+                               }
+                             });
+}
+
+// Calls body(bits, k, ptrs) for every element of the loop, k counting within its chunk, bits
+// the random bits of the chunk's values for value_bits<A> and ptrs addressing the element.
+template <typename A, int N, typename Body>
+void for_each_chunk_of_bits(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
+  for_each_run<PhiloxWords>(loop, draw,
+                            [&](PhiloxWords& source, uint64_t i, const std::array<char*, N>& ptrs,
+                                const std::array<int64_t, N>& strides, int64_t n) {
+                              for (int64_t done = 0; done < n; done += kChunk) {
+                                const int64_t count = std::min(kChunk, n - done);
+                                const uint32_t* bits = source.words(
+                                    (i + static_cast<uint64_t>(done)) * kWordsPerValue<A>,
+                                    count * kWordsPerValue<A>);
+                                for (int64_t k = 0; k < count; ++k) {
+                                  std::array<char*, N> at;
+                                  for (int q = 0; q < N; ++q)
+                                    at[q] = ptrs[q] + (done + k) * strides[q];
+                                  body(bits, k, at);
+                                }
+                              }
+                            });
+}
+
+// Standard normals [first, first + count) of a draw, count <= kChunk, by Box-Muller: values 2k
+// and 2k + 1 are radius * cos(angle) and radius * sin(angle) of pair k, whose uniforms are
+// values 2k (angle = 2 pi u) and 2k + 1 (radius = sqrt(-2 log1p(-u)), never log(0)), as
+// random::normal_at on the GPU. The pairs run a vector at a time, so every value is computed the
+// same way wherever its chunk starts.
+template <typename A>
+void standard_normals(PhiloxWords& source, uint64_t first, int64_t count, A* out) {
+  using V = simd::MathVector<A>;
+  constexpr int64_t lanes = V::kLanes;
+  constexpr int digits = random::kUniformDigits<A>;
+  const uint64_t first_pair = first / 2;
+  const int64_t pairs =
+      static_cast<int64_t>((first + static_cast<uint64_t>(count) + 1) / 2 - first_pair);
+  const int64_t whole_vectors = (pairs + lanes - 1) / lanes * lanes;
+  const uint32_t* bits =
+      source.words(2 * first_pair * kWordsPerValue<A>, 2 * whole_vectors * kWordsPerValue<A>);
+  A values[kChunk + 2 * lanes];
+  for (int64_t done = 0; done < pairs; done += lanes) {
+    A angle_uniform[lanes], radius_uniform[lanes];
+    for (int64_t k = 0; k < lanes; ++k) {
+      angle_uniform[k] = random::uniform_from_bits<A>(value_bits<A>(bits, 2 * (done + k)), digits);
+      radius_uniform[k] =
+          random::uniform_from_bits<A>(value_bits<A>(bits, 2 * (done + k) + 1), digits);
+    }
+    const V radius = sqrt(V(A(-2)) * log1p(-V::of(simd::load(radius_uniform))));
+    const V angle = V(A(2 * 3.14159265358979323846)) * V::of(simd::load(angle_uniform));
+    const V cosines = radius * cos(angle), sines = radius * sin(angle);
+    for (int64_t k = 0; k < lanes; ++k) {
+      values[2 * (done + k)] = cosines.lanes[k];
+      values[2 * (done + k) + 1] = sines.lanes[k];
+    }
+  }
+  std::copy_n(values + (first - 2 * first_pair), count, out);
 }
 
 }  // namespace
@@ -41,10 +187,12 @@ void uniform(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve,
     const PhiloxDraw draw = reserve(random::philox_blocks(out.numel, random::kValuesPerBlock<A>));
     const A low = static_cast<A>(from);
     const A span = static_cast<A>(to - from);
-    for_each_value(out, draw, [&](PhiloxCursor& c, uint64_t i, const std::array<char*, 1>& p) {
-      const A u = random::uniform_at<A>(c, i, random::kUniformDigits<T>);
-      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::affine_sample(u, span, low));
-    });
+    for_each_chunk_of_bits<A>(
+        out, draw, [&](const uint32_t* bits, int64_t k, const std::array<char*, 1>& p) {
+          const A u =
+              random::uniform_from_bits<A>(value_bits<A>(bits, k), random::kUniformDigits<T>);
+          *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::affine_sample(u, span, low));
+        });
   });
 }
 
@@ -55,10 +203,19 @@ void normal(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, 
     const PhiloxDraw draw = reserve(random::philox_blocks(out.numel, random::kValuesPerBlock<A>));
     const A center = static_cast<A>(mean);
     const A scale = static_cast<A>(std);
-    for_each_value(out, draw, [&](PhiloxCursor& c, uint64_t i, const std::array<char*, 1>& p) {
-      const A z = random::normal_at<A>(c, i);
-      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::affine_sample(z, scale, center));
-    });
+    auto run = [&](PhiloxWords& source, uint64_t i, const std::array<char*, 1>& p,
+                   const std::array<int64_t, 1>& strides, int64_t n) {
+      A z[kChunk];
+      for (int64_t done = 0; done < n; done += kChunk) {
+        const int64_t count = std::min(kChunk, n - done);
+        standard_normals(source, i + static_cast<uint64_t>(done), count, z);
+        for (int64_t k = 0; k < count; ++k) {
+          *reinterpret_cast<T*>(p[0] + (done + k) * strides[0]) =
+              static_cast<T>(random::affine_sample(z[k], scale, center));
+        }
+      }
+    };
+    for_each_run<PhiloxWords>(out, draw, run);
   });
 }
 
@@ -78,13 +235,15 @@ void bernoulli(ScalarType out_type, ScalarType p_type, const Loop<2>& loop,
     using A = acc_t<P>;
     const PhiloxDraw draw = reserve(random::philox_blocks(loop.numel, random::kValuesPerBlock<A>));
     dispatch_all(out_type, "bernoulli", [&]<typename T>() {
-      for_each_value(loop, draw, [](PhiloxCursor& c, uint64_t i, const std::array<char*, 2>& p) {
-        const A prob = static_cast<A>(*reinterpret_cast<const P*>(p[1]));
-        ACCEL_CHECK(prob >= 0 && prob <= 1, "bernoulli",
-                    "expected every probability in [0, 1], got {}", prob);
-        const bool one = random::uniform_at<A>(c, i, random::kUniformDigits<A>) < prob;
-        *reinterpret_cast<T*>(p[0]) = static_cast<T>(one ? 1 : 0);
-      });
+      for_each_chunk_of_bits<A>(
+          loop, draw, [](const uint32_t* bits, int64_t k, const std::array<char*, 2>& p) {
+            const A prob = static_cast<A>(*reinterpret_cast<const P*>(p[1]));
+            ACCEL_CHECK(prob >= 0 && prob <= 1, "bernoulli",
+                        "expected every probability in [0, 1], got {}", prob);
+            const bool one = random::uniform_from_bits<A>(value_bits<A>(bits, k),
+                                                          random::kUniformDigits<A>) < prob;
+            *reinterpret_cast<T*>(p[0]) = static_cast<T>(one ? 1 : 0);
+          });
     });
   });
 }
