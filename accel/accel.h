@@ -49,6 +49,7 @@
 #include "accel/kernels/cpu/parallel.h"
 #include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/channel_shuffle.h"
 #include "accel/nn/functional/conv.h"
 #include "accel/nn/functional/ctc_loss.h"
 #include "accel/nn/functional/distance.h"

@@ -6,6 +6,7 @@
 
 #include "accel/nn/functional/activations.h"
 #include "accel/nn/functional/attention.h"
+#include "accel/nn/functional/channel_shuffle.h"
 #include "accel/nn/functional/dropout.h"
 #include "accel/nn/functional/interpolate.h"
 #include "accel/nn/functional/linear.h"
@@ -176,6 +177,8 @@ const std::vector<OpCase> kFunctionalCases = {
     {"bilinear", [](const V& x) { return F::bilinear(x[0], x[1], x[2], x[3]); }},
     {"bilinear_no_bias_batched", [](const V& x) { return F::bilinear(x[0], x[1], x[2]); }},
     {"bilinear_vectors", [](const V& x) { return F::bilinear(x[0], x[1], x[2], x[3]); }},
+    {"channel_shuffle", [](const V& x) { return nn::ChannelShuffle(3)->forward(x[0]); }},
+    {"channel_shuffle_1d", [](const V& x) { return F::channel_shuffle(x[0], 2); }},
 };
 
 ACCEL_OP_TEST_SUITE(FunctionalOps, "ops_nn_functional.json", kFunctionalCases);
@@ -484,6 +487,29 @@ TEST(ReshapeLayers, UnflattenAndPixelShuffle) {
         F::pixel_unshuffle(randn({1, 3, 5}), 2);
       },
       "pixel_unshuffle: the height and width (3 and 5)");
+}
+
+TEST(ReshapeLayers, ChannelShuffleMovesEachChannelAndChecksItsInput) {
+  const Tensor x = arange(6).reshape({1, 6, 1});
+  EXPECT_TRUE(nn::ChannelShuffle(2)->forward(x).equal(
+      tensor({0, 3, 1, 4, 2, 5}, kInt64).reshape({1, 6, 1})));
+  EXPECT_EQ(nn::ChannelShuffle(3)->extra_repr(), "groups=3");
+  testing::expect_error_containing(
+      [] {
+        F::channel_shuffle(randn({2, 7, 3}), 3);
+      },
+      "channel_shuffle: the channel dim (7) of input [2, 7, 3] must be divisible by groups (3)");
+  testing::expect_error_containing(
+      [] {
+        F::channel_shuffle(randn({2, 6}), 3);
+      },
+      "channel_shuffle: expected an input [N, C, *] of at least 3 "
+      "dims, got [2, 6]");
+  testing::expect_error_containing(
+      [] {
+        F::channel_shuffle(randn({2, 6, 1}), 0);
+      },
+      "channel_shuffle: groups must be positive, got 0");
 }
 
 TEST(Bilinear, ParametersInitializationAndErrors) {

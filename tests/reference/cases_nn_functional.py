@@ -86,4 +86,6 @@ CASES = {
     "bilinear": Case(F.bilinear, [S(4, 3), S(4, 2), S(5, 3, 2), S(5)]),
     "bilinear_no_bias_batched": Case(F.bilinear, [S(2, 3, 3), S(2, 3, 2), S(4, 3, 2)]),
     "bilinear_vectors": Case(F.bilinear, [S(3), S(2), S(4, 3, 2), S(4)]),
+    "channel_shuffle": Case(lambda x: F.channel_shuffle(x, 3), [S(2, 6, 2, 3)]),
+    "channel_shuffle_1d": Case(lambda x: F.channel_shuffle(x, 2), [S(3, 4, 5)]),
 }

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "accel/nn/functional/channel_shuffle.h"
 #include "accel/nn/functional/pixel_shuffle.h"
 #include "accel/nn/module.h"
 
@@ -69,5 +70,16 @@ class PixelUnshuffleImpl : public Module {
   int64_t downscale_factor;
 };
 ACCEL_MODULE(PixelUnshuffle);
+
+class ChannelShuffleImpl : public Module {
+ public:
+  explicit ChannelShuffleImpl(int64_t groups) : groups(groups) {}
+  Tensor forward(const Tensor& input) override {
+    return functional::channel_shuffle(input, groups);
+  }
+  std::string extra_repr() const override { return fmt::format("groups={}", groups); }
+  int64_t groups;
+};
+ACCEL_MODULE(ChannelShuffle);
 
 }  // namespace accel::nn
