@@ -121,11 +121,11 @@ Tensor transformer_case(const V& x, bool norm_first_batch_first) {
 }
 
 // A recurrent layer whose weights are replaced by x[first], x[first + 1], ... in PyTorch's
-// order (per layer and direction: weight_ih, weight_hh, then the biases where it has them).
+// order (per layer and direction: weight_ih, weight_hh, the biases where it has them, weight_hr).
 template <typename Holder>
 Holder recurrent_with(Holder layer, const V& x, size_t first) {
   for (auto& w : layer->all_weights) {
-    for (Tensor* t : {&w.weight_ih, &w.weight_hh, &w.bias_ih, &w.bias_hh}) {
+    for (Tensor* t : {&w.weight_ih, &w.weight_hh, &w.bias_ih, &w.bias_hh, &w.weight_hr}) {
       if (t->defined()) *t = x[first++];
     }
   }
@@ -405,6 +405,27 @@ const std::vector<OpCase> kLayerCases = {
      [](const V& x) {
        const nn::RNNCell cell(nn::RNNCellOptions(3, 4).nonlinearity(nn::RNNNonlinearity::ReLU));
        return cell_with(cell, x, 2)->forward(x[0], x[1]);
+     }},
+    {"lstm_proj",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).proj_size(2));
+       return std::get<0>(recurrent_with(lstm, x, 1)->forward(x[0]));
+     }},
+    {"lstm_proj_stacked_bidirectional_states",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true).proj_size(2));
+       const auto [output, state] =
+           recurrent_with(lstm, x, 3)->forward(x[0], std::tuple{x[1], x[2]});
+       return cat({output.flatten(), std::get<0>(state).flatten(), std::get<1>(state).flatten()});
+     }},
+    {"lstm_proj_packed_unsorted",
+     [](const V& x) {
+       const nn::LSTM lstm(nn::LSTMOptions(3, 4).proj_size(3));
+       const auto [output, state] = recurrent_with(lstm, x, 1)
+                                        ->forward_with_packed_input(rnn::pack_padded_sequence(
+                                            x[0], tensor({2, 5, 3}), false, false));
+       return cat({std::get<0>(rnn::pad_packed_sequence(output)).flatten(),
+                   std::get<0>(state).flatten(), std::get<1>(state).flatten()});
      }},
 };
 

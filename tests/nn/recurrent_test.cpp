@@ -162,5 +162,35 @@ TEST(Recurrent, Errors) {
                                    "RNN: input_size, hidden_size and num_layers must be positive");
 }
 
+TEST(Recurrent, LstmProjectionsNamesShapesAndErrors) {
+  manual_seed(11);
+  nn::LSTM lstm(nn::LSTMOptions(3, 5).num_layers(2).bidirectional(true).proj_size(2));
+  std::vector<std::string> names;
+  for (const auto& item : lstm->named_parameters()) names.push_back(item.key());
+  ASSERT_EQ(names.size(), 20u);
+  EXPECT_EQ(names[4], "weight_hr_l0");
+  EXPECT_EQ(names[19], "weight_hr_l1_reverse");
+  EXPECT_EQ(lstm->all_weights[0].weight_hh.sizes(), IntArrayRef({20, 2}));
+  EXPECT_EQ(lstm->all_weights[0].weight_hr.sizes(), IntArrayRef({2, 5}));
+  EXPECT_EQ(lstm->all_weights[2].weight_ih.sizes(), IntArrayRef({20, 4}));  // 2 directions x 2
+  EXPECT_EQ(lstm->extra_repr(), "3, 5, num_layers=2, bidirectional=true, proj_size=2");
+  const auto [out, state] = lstm->forward(randn({6, 3, 3}));
+  EXPECT_EQ(out.sizes(), IntArrayRef({6, 3, 4}));
+  EXPECT_EQ(std::get<0>(state).sizes(), IntArrayRef({4, 3, 2}));
+  EXPECT_EQ(std::get<1>(state).sizes(), IntArrayRef({4, 3, 5}));
+  // The last layer's forward direction ends at the output's last step.
+  EXPECT_TRUE(std::get<0>(state)[2].equal(out[5].narrow(1, 0, 2)));
+  testing::expect_error_containing(
+      [&] {
+        (void)lstm->forward(randn({6, 3, 3}), std::tuple{zeros({4, 3, 5}), zeros({4, 3, 5})});
+      },
+      "LSTM: expected hx of shape [4, 3, 2] and dtype float32, got [4, 3, 5] and float32");
+  testing::expect_error_containing([] { nn::LSTM(nn::LSTMOptions(3, 4).proj_size(4)); },
+                                   "LSTM: proj_size (4) must be smaller than hidden_size (4)");
+  testing::expect_error_containing(
+      [] { nn::LSTM(nn::LSTMOptions(3, 4).proj_size(-1)); },
+      "LSTM: proj_size must be positive, or zero for no projections, got -1");
+}
+
 }  // namespace
 }  // namespace accel

@@ -273,4 +273,16 @@ CASES = {
     "rnn_cell_relu_unbatched":
         recurrent(lambda: torch.nn.RNNCell(3, 4, nonlinearity="relu"), [S(3), S(4)],
                   lambda o: o),
+    # LSTMs with projections (proj_size 2 < hidden 4): h is 2 wide, c 4.
+    "lstm_proj": recurrent(lambda: torch.nn.LSTM(3, 4, proj_size=2), [S(5, 2, 3)], lambda o: o[0]),
+    "lstm_proj_stacked_bidirectional_states":
+        recurrent(lambda: torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2),
+                  [S(5, 2, 3), S(4, 2, 2), S(4, 2, 4)],
+                  lambda o: torch.cat([o[0].flatten(), o[1][0].flatten(), o[1][1].flatten()]),
+                  lambda x, h, c: (x, (h, c))),
+    "lstm_proj_packed_unsorted":
+        recurrent(lambda: torch.nn.LSTM(3, 4, proj_size=3), [S(5, 3, 3)],
+                  lambda o: torch.cat([unpacked(o[0]).flatten(), o[1][0].flatten(),
+                                       o[1][1].flatten()]),
+                  lambda x: (pack(x, [2, 5, 3], enforce_sorted=False),)),
 }

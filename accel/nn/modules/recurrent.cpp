@@ -21,18 +21,28 @@ RecurrentImplBase::RecurrentImplBase(RecurrentCell cell, const Layout& layout, c
               layout.input_size, layout.hidden_size, layout.num_layers);
   ACCEL_CHECK(layout.dropout >= 0 && layout.dropout <= 1, op, "dropout must be in [0, 1], got {}",
               layout.dropout);
+  ACCEL_CHECK(layout.proj_size >= 0, op,
+              "proj_size must be positive, or zero for no projections, got {}", layout.proj_size);
+  ACCEL_CHECK(layout.proj_size < layout.hidden_size, op,
+              "proj_size ({}) must be smaller than hidden_size ({})", layout.proj_size,
+              layout.hidden_size);
   const int64_t directions = layout.bidirectional ? 2 : 1;
   const int64_t rows = gates_of(cell) * layout.hidden_size;
+  const int64_t state = layout.state_size();
   for (int64_t layer = 0; layer < layout.num_layers; ++layer) {
-    const int64_t in = layer == 0 ? layout.input_size : layout.hidden_size * directions;
+    const int64_t in = layer == 0 ? layout.input_size : state * directions;
     for (int64_t direction = 0; direction < directions; ++direction) {
       const std::string suffix = "_l" + std::to_string(layer) + (direction == 1 ? "_reverse" : "");
       LayerWeights w;
       w.weight_ih = register_parameter("weight_ih" + suffix, empty({rows, in}));
-      w.weight_hh = register_parameter("weight_hh" + suffix, empty({rows, layout.hidden_size}));
+      w.weight_hh = register_parameter("weight_hh" + suffix, empty({rows, state}));
       if (layout.bias) {
         w.bias_ih = register_parameter("bias_ih" + suffix, empty({rows}));
         w.bias_hh = register_parameter("bias_hh" + suffix, empty({rows}));
+      }
+      if (layout.proj_size > 0) {
+        w.weight_hr =
+            register_parameter("weight_hr" + suffix, empty({layout.proj_size, layout.hidden_size}));
       }
       all_weights.push_back(w);
     }
@@ -52,6 +62,7 @@ std::string RecurrentImplBase::extra_repr() const {
   if (layout_.batch_first) text += ", batch_first=true";
   if (layout_.dropout != 0) text += fmt::format(", dropout={}", layout_.dropout);
   if (layout_.bidirectional) text += ", bidirectional=true";
+  if (layout_.proj_size != 0) text += fmt::format(", proj_size={}", layout_.proj_size);
   return text;
 }
 
@@ -67,12 +78,12 @@ void RecurrentImplBase::check_input(const Tensor& input) const {
               layout_.input_size, input.size(-1), input.sizes());
 }
 
-Tensor RecurrentImplBase::initial_state(const Tensor& given, const char* name, int64_t batch,
-                                        bool batched, const TensorOptions& options) const {
+Tensor RecurrentImplBase::initial_state(const Tensor& given, const char* name, int64_t size,
+                                        int64_t batch, bool batched,
+                                        const TensorOptions& options) const {
   const int64_t states = layout_.num_layers * (layout_.bidirectional ? 2 : 1);
-  if (!given.defined()) return zeros({states, batch, layout_.hidden_size}, options);
-  const DimVector expected = batched ? DimVector{states, batch, layout_.hidden_size}
-                                     : DimVector{states, layout_.hidden_size};
+  if (!given.defined()) return zeros({states, batch, size}, options);
+  const DimVector expected = batched ? DimVector{states, batch, size} : DimVector{states, size};
   ACCEL_CHECK(given.sizes() == IntArrayRef(expected) && given.dtype() == options.dtype(), op_,
               "expected {} of shape {} and dtype {}, got {} and {}", name, expected,
               options.dtype(), given.sizes(), given.dtype());
@@ -94,9 +105,10 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run(const Tensor& input, c
               input.sizes());
   const bool lstm = cell_ == RecurrentCell::LSTM;
   const int64_t batch = x.size(1);
-  auto [output, h, c] =
-      run_layers(x, initial_state(h0, "hx", batch, batched, x.options()),
-                 lstm ? initial_state(c0, "cx", batch, batched, x.options()) : Tensor(), {});
+  auto [output, h, c] = run_layers(
+      x, initial_state(h0, "hx", layout_.state_size(), batch, batched, x.options()),
+      lstm ? initial_state(c0, "cx", layout_.hidden_size, batch, batched, x.options()) : Tensor(),
+      {});
   auto unbatched = [batched](const Tensor& t) {
     return batched || !t.defined() ? t : t.squeeze(1);
   };
@@ -125,8 +137,11 @@ std::tuple<PackedSequence, Tensor, Tensor> RecurrentImplBase::run_packed(
   const bool lstm = cell_ == RecurrentCell::LSTM;
   const int64_t batch = x.size(1);
   auto [output, h, c] = run_layers(
-      x, sorted(initial_state(h0, "hx", batch, true, x.options()), input.sorted_indices()),
-      lstm ? sorted(initial_state(c0, "cx", batch, true, x.options()), input.sorted_indices())
+      x,
+      sorted(initial_state(h0, "hx", layout_.state_size(), batch, true, x.options()),
+             input.sorted_indices()),
+      lstm ? sorted(initial_state(c0, "cx", layout_.hidden_size, batch, true, x.options()),
+                    input.sorted_indices())
            : Tensor(),
       sizes);
   std::vector<Tensor> rows;
@@ -153,7 +168,7 @@ std::tuple<Tensor, Tensor, Tensor> RecurrentImplBase::run_layers(const Tensor& x
       const LayerWeights& w = all_weights[static_cast<size_t>(k)];
       RecurrentSequence run = recurrent_sequence(
           cell_, matmul(layer_input, w.weight_ih.t()), h_initial[k], lstm ? c_initial[k] : Tensor(),
-          w.weight_hh, w.bias_ih, w.bias_hh, direction == 1, batch_sizes);
+          w.weight_hh, w.bias_ih, w.bias_hh, w.weight_hr, direction == 1, batch_sizes);
       outputs.push_back(std::move(run.output));
       h_final.push_back(std::move(run.h));
       if (lstm) c_final.push_back(std::move(run.c));

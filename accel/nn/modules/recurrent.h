@@ -2,12 +2,14 @@
 // layers, bidirectional runs, batch-first inputs, dropout between layers and PyTorch's
 // parameter names (weight_ih_l0, weight_hh_l0_reverse, ...) and initialization (uniform in
 // +-1/sqrt(hidden_size)). Inputs are [T, N, input_size] ([N, T, input_size] batch first, or
-// [T, input_size] unbatched); hidden states are [num_layers * directions, N, hidden_size].
+// [T, input_size] unbatched); hidden states are [num_layers * directions, N, hidden_size], or
+// proj_size for an LSTM with projections (its cell states stay hidden_size).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "accel/nn/module.h"
@@ -53,6 +55,13 @@ struct RNNOptions : RecurrentOptionsBase<RNNOptions> {
 };
 struct LSTMOptions : RecurrentOptionsBase<LSTMOptions> {
   using RecurrentOptionsBase::RecurrentOptionsBase;
+  // > 0: each layer's hidden state is (o * tanh(c)) times weight_hrᵀ [proj_size, hidden_size],
+  // of proj_size < hidden_size (PyTorch's LSTM with projections).
+  LSTMOptions& proj_size(int64_t value) {
+    proj_size_ = value;
+    return *this;
+  }
+  int64_t proj_size_ = 0;
 };
 struct GRUOptions : RecurrentOptionsBase<GRUOptions> {
   using RecurrentOptionsBase::RecurrentOptionsBase;
@@ -62,9 +71,9 @@ struct GRUOptions : RecurrentOptionsBase<GRUOptions> {
 class RecurrentImplBase : public Module {
  public:
   // Weights per layer and direction, in registration order (weight_ih, weight_hh, bias_ih,
-  // bias_hh; the biases undefined without bias).
+  // bias_hh, weight_hr; the biases undefined without bias, weight_hr without projections).
   struct LayerWeights {
-    Tensor weight_ih, weight_hh, bias_ih, bias_hh;
+    Tensor weight_ih, weight_hh, bias_ih, bias_hh, weight_hr;
   };
   // Redraws every parameter uniformly in +-1/sqrt(hidden_size).
   void reset_parameters();
@@ -79,13 +88,24 @@ class RecurrentImplBase : public Module {
     bool bias, batch_first;
     double dropout;
     bool bidirectional;
+    int64_t proj_size;  // LSTM's; 0 for none
+    // The size of the hidden state each layer passes on: proj_size, or hidden_size.
+    int64_t state_size() const { return proj_size > 0 ? proj_size : hidden_size; }
   };
   template <typename Derived>
   RecurrentImplBase(RecurrentCell cell, const RecurrentOptionsBase<Derived>& o, const char* op)
       : RecurrentImplBase(cell,
                           Layout{o.input_size_, o.hidden_size_, o.num_layers_, o.bias_,
-                                 o.batch_first_, o.dropout_, o.bidirectional_},
+                                 o.batch_first_, o.dropout_, o.bidirectional_, proj_size_of(o)},
                           op) {}
+  template <typename Derived>
+  static int64_t proj_size_of(const RecurrentOptionsBase<Derived>& o) {
+    if constexpr (std::is_same_v<Derived, LSTMOptions>) {
+      return static_cast<const LSTMOptions&>(o).proj_size_;
+    } else {
+      return 0;
+    }
+  }
   RecurrentImplBase(RecurrentCell cell, const Layout& layout, const char* op);
   // The output sequence and the final hidden (and, for LSTM, cell) states. h0 and c0 may be
   // undefined (zeros).
@@ -97,10 +117,10 @@ class RecurrentImplBase : public Module {
 
   // Checks an input's dtype, device and features (its last dim).
   void check_input(const Tensor& input) const;
-  // `given` ([layers * directions, N, H], or without N unbatched) checked, batched; zeros
+  // `given` ([layers * directions, N, size], or without N unbatched) checked, batched; zeros
   // when undefined.
-  Tensor initial_state(const Tensor& given, const char* name, int64_t batch, bool batched,
-                       const TensorOptions& options) const;
+  Tensor initial_state(const Tensor& given, const char* name, int64_t size, int64_t batch,
+                       bool batched, const TensorOptions& options) const;
   // Every layer over x [T, N, F] (time first): the last layer's output [T, N, directions * H]
   // and the final states [layers * directions, N, H]; batch_sizes as recurrent_sequence's.
   std::tuple<Tensor, Tensor, Tensor> run_layers(const Tensor& x, const Tensor& h_initial,

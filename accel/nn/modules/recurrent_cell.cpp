@@ -61,9 +61,10 @@ std::tuple<Tensor, Tensor> RecurrentCellImplBase::step(const Tensor& input, cons
     return batched ? given : given.unsqueeze(0);
   };
   const bool lstm = cell_ == RecurrentCell::LSTM;
-  const RecurrentSequence run = recurrent_sequence(cell_, matmul(x, weight_ih.t()).unsqueeze(0),
-                                                   state(h, "hx"), lstm ? state(c, "cx") : Tensor(),
-                                                   weight_hh, bias_ih, bias_hh, /*reverse=*/false);
+  const RecurrentSequence run =
+      recurrent_sequence(cell_, matmul(x, weight_ih.t()).unsqueeze(0), state(h, "hx"),
+                         lstm ? state(c, "cx") : Tensor(), weight_hh, bias_ih, bias_hh,
+                         /*weight_hr=*/Tensor(), /*reverse=*/false);
   auto unbatched = [batched](const Tensor& t) {
     return batched || !t.defined() ? t : t.squeeze(0);
   };
