@@ -189,10 +189,10 @@ TEST(Random, RandnIsStandardNormal) {
 }
 
 // The CPU samples a chunk of values at a time (Philox blocks in batches, Box-Muller on vectors);
-// each value must still be the one kernels/common/philox.h defines for its index: uniforms bit
-// for bit, normals within rounding of the scalar formula (vector log1p, sin and cos against
-// libm's). Sizes cover partial chunks and vectors; the fill of a narrowed tensor gives runs of 3
-// that start at odd indices.
+// each value must still be the one kernels/common/philox.h defines for its index: uniforms and
+// integers bit for bit, normals within rounding of the scalar formula (vector log1p, sin and cos
+// against libm's). Sizes cover partial chunks and vectors; the fill of a narrowed tensor gives runs
+// of 3 that start at odd indices.
 TEST(Random, ChunkedSamplesAreThePerIndexFormulas) {
   for (ScalarType dtype : {kFloat32, kFloat64}) {
     for (int64_t n : {1, 7, 64, 65, 1000}) {
@@ -206,6 +206,15 @@ TEST(Random, ChunkedSamplesAreThePerIndexFormulas) {
                                 ? random::uniform_at<float>(cursor, static_cast<uint64_t>(i), 24)
                                 : random::uniform_at<double>(cursor, static_cast<uint64_t>(i), 53);
         EXPECT_EQ(got_u[static_cast<size_t>(i)], want) << to_string(dtype) << " rand, n " << n;
+      }
+      const GeneratorState before_integers = g.get_state();
+      const std::vector<double> got_i = values_of(randint(-7, 1000, {n}, kInt64, &g));
+      random::PhiloxCursor integer_cursor(
+          random::PhiloxDraw{before_integers.seed, before_integers.offset});
+      for (int64_t i = 0; i < n; ++i) {
+        EXPECT_EQ(got_i[static_cast<size_t>(i)],
+                  random::integer_at(integer_cursor, static_cast<uint64_t>(i), -7, 1007))
+            << "randint, n " << n;
       }
       const GeneratorState middle = g.get_state();
       Tensor z = empty({n, 5}, dtype).narrow(1, 0, 3);
@@ -222,6 +231,21 @@ TEST(Random, ChunkedSamplesAreThePerIndexFormulas) {
       }
     }
   }
+}
+
+// randperm is Fisher-Yates with swap i's partner drawn from value i's 64 bits.
+TEST(Random, RandpermIsFisherYatesOnThePerIndexIntegers) {
+  Generator g(123);
+  const GeneratorState before = g.get_state();
+  const std::vector<double> got = values_of(randperm(300, kInt64, &g));
+  random::PhiloxCursor cursor(random::PhiloxDraw{before.seed, before.offset});
+  std::vector<double> want(300);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = static_cast<double>(i);
+  for (int64_t i = 0; i + 1 < 300; ++i) {
+    const int64_t j = random::integer_at(cursor, static_cast<uint64_t>(i), i, 300 - i);
+    std::swap(want[static_cast<size_t>(i)], want[static_cast<size_t>(j)]);
+  }
+  EXPECT_EQ(got, want);
 }
 
 TEST(Random, RandRespectsOptions) {

@@ -148,10 +148,20 @@ ACCEL_INLINE A affine_sample(A x, A scale, A shift) {
 #endif
 }
 
-// An integer in [low, low + range) from 64 random bits (two per block): the modulo bias is
-// below range / 2^64.
+// An integer in [low, low + range) from 64 random bits: the high half of bits * range (a
+// multiplication where a modulo would divide; its bias, like a modulo's, is below range / 2^64).
+ACCEL_INLINE int64_t integer_from_bits(uint64_t bits, int64_t low, uint64_t range) {
+#if defined(__CUDA_ARCH__)
+  const uint64_t offset = __umul64hi(bits, range);
+#else
+  const uint64_t offset =
+      static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * range) >> 64);
+#endif
+  return static_cast<int64_t>(static_cast<uint64_t>(low) + offset);
+}
+// The integer from value i's 64 bits (two per block).
 ACCEL_INLINE int64_t integer_at(PhiloxCursor& cursor, uint64_t i, int64_t low, uint64_t range) {
-  return static_cast<int64_t>(static_cast<uint64_t>(low) + cursor.bits64(i) % range);
+  return integer_from_bits(cursor.bits64(i), low, range);
 }
 
 }  // namespace accel::random

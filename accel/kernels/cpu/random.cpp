@@ -13,7 +13,6 @@
 
 namespace accel::cpu {
 
-using random::PhiloxCursor;
 using random::PhiloxDraw;
 
 namespace {
@@ -71,15 +70,16 @@ class PhiloxWords {
   uint32_t words_[4 * kBlocks];
 };
 
-// Words per value: float samples take 32 random bits, double samples 64 (as PhiloxCursor's
-// bits32 and bits64), so value i of a draw starts at word i * kWordsPerValue.
+// Words per value: float samples take 32 random bits, double samples and integers (A =
+// uint64_t) 64 (as random::PhiloxCursor's bits32 and bits64), so value i of a draw starts at word
+// i * kWordsPerValue.
 template <typename A>
-inline constexpr int64_t kWordsPerValue = std::is_same_v<A, double> ? 2 : 1;
+inline constexpr int64_t kWordsPerValue = sizeof(A) == 8 ? 2 : 1;
 
 // The random bits of value k of a run whose words start at `words`.
 template <typename A>
 uint64_t value_bits(const uint32_t* words, int64_t k) {
-  if constexpr (std::is_same_v<A, double>) {
+  if constexpr (sizeof(A) == 8) {
     return (uint64_t{words[2 * k + 1]} << 32) | words[2 * k];
   } else {
     return words[k];
@@ -91,11 +91,11 @@ constexpr int64_t kChunk = 64;
 
 // Calls body(source, i, ptrs, strides, n) for runs of n elements in the loop's row-major order,
 // element i first, ptrs addressing it in each operand and strides stepping to the next. Each
-// thread's part has its own Source (PhiloxCursor or PhiloxWords) over the same draw.
-template <typename Source, int N, typename Body>
+// thread's part has its own PhiloxWords over the same draw.
+template <int N, typename Body>
 void for_each_run(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
   parallel_for(0, loop.numel, kElementwiseGrain, [&](int64_t begin, int64_t end) {
-    Source source(draw);
+    PhiloxWords source(draw);
     uint64_t i = static_cast<uint64_t>(begin);
     auto inner = [&](const std::array<char*, N>& ptrs, const std::array<int64_t, N>& strides,
                      int64_t n) {
@@ -106,41 +106,25 @@ void for_each_run(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
   });
 }
 
-// Calls body(cursor, i, ptrs) for every element i of the loop, ptrs addressing element i of
-// each operand.
-template <int N, typename Body>
-void for_each_value(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
-  for_each_run<PhiloxCursor>(loop, draw,
-                             [&](PhiloxCursor& cursor, uint64_t i, const std::array<char*, N>& ptrs,
-                                 const std::array<int64_t, N>& strides, int64_t n) {
-                               for (int64_t k = 0; k < n; ++k) {
-                                 std::array<char*, N> at;
-                                 for (int q = 0; q < N; ++q) at[q] = ptrs[q] + k * strides[q];
-                                 body(cursor, i + static_cast<uint64_t>(k), at);
-                               }
-                             });
-}
-
 // Calls body(bits, k, ptrs) for every element of the loop, k counting within its chunk, bits
 // the random bits of the chunk's values for value_bits<A> and ptrs addressing the element.
 template <typename A, int N, typename Body>
 void for_each_chunk_of_bits(const Loop<N>& loop, PhiloxDraw draw, const Body& body) {
-  for_each_run<PhiloxWords>(loop, draw,
-                            [&](PhiloxWords& source, uint64_t i, const std::array<char*, N>& ptrs,
-                                const std::array<int64_t, N>& strides, int64_t n) {
-                              for (int64_t done = 0; done < n; done += kChunk) {
-                                const int64_t count = std::min(kChunk, n - done);
-                                const uint32_t* bits = source.words(
-                                    (i + static_cast<uint64_t>(done)) * kWordsPerValue<A>,
+  for_each_run(loop, draw,
+               [&](PhiloxWords& source, uint64_t i, const std::array<char*, N>& ptrs,
+                   const std::array<int64_t, N>& strides, int64_t n) {
+                 for (int64_t done = 0; done < n; done += kChunk) {
+                   const int64_t count = std::min(kChunk, n - done);
+                   const uint32_t* bits =
+                       source.words((i + static_cast<uint64_t>(done)) * kWordsPerValue<A>,
                                     count * kWordsPerValue<A>);
-                                for (int64_t k = 0; k < count; ++k) {
-                                  std::array<char*, N> at;
-                                  for (int q = 0; q < N; ++q)
-                                    at[q] = ptrs[q] + (done + k) * strides[q];
-                                  body(bits, k, at);
-                                }
-                              }
-                            });
+                   for (int64_t k = 0; k < count; ++k) {
+                     std::array<char*, N> at;
+                     for (int q = 0; q < N; ++q) at[q] = ptrs[q] + (done + k) * strides[q];
+                     body(bits, k, at);
+                   }
+                 }
+               });
 }
 
 // Standard normals [first, first + count) of a draw, count <= kChunk, by Box-Muller: values 2k
@@ -215,7 +199,7 @@ void normal(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, 
         }
       }
     };
-    for_each_run<PhiloxWords>(out, draw, run);
+    for_each_run(out, draw, run);
   });
 }
 
@@ -223,9 +207,11 @@ void random_integers(ScalarType dtype, const Loop<1>& out, const ReservePhilox& 
                      int64_t low, uint64_t range) {
   const PhiloxDraw draw = reserve(random::philox_blocks(out.numel, 2));
   dispatch_all(dtype, "randint", [&]<typename T>() {
-    for_each_value(out, draw, [&](PhiloxCursor& c, uint64_t i, const std::array<char*, 1>& p) {
-      *reinterpret_cast<T*>(p[0]) = static_cast<T>(random::integer_at(c, i, low, range));
-    });
+    for_each_chunk_of_bits<uint64_t>(
+        out, draw, [&](const uint32_t* bits, int64_t k, const std::array<char*, 1>& p) {
+          *reinterpret_cast<T*>(p[0]) =
+              static_cast<T>(random::integer_from_bits(value_bits<uint64_t>(bits, k), low, range));
+        });
   });
 }
 
@@ -250,13 +236,13 @@ void bernoulli(ScalarType out_type, ScalarType p_type, const Loop<2>& loop,
 
 void randperm(ScalarType dtype, void* out, int64_t n, const ReservePhilox& reserve) {
   const int64_t swaps = n > 1 ? n - 1 : 0;
-  PhiloxCursor cursor(reserve(random::philox_blocks(swaps, 2)));
+  PhiloxWords source(reserve(random::philox_blocks(swaps, 2)));
   dispatch_numeric(dtype, "randperm", [&]<typename T>() {
     T* values = static_cast<T*>(out);
     for (int64_t i = 0; i < n; ++i) values[i] = static_cast<T>(i);
     for (int64_t i = 0; i < swaps; ++i) {
-      const int64_t j =
-          random::integer_at(cursor, static_cast<uint64_t>(i), i, static_cast<uint64_t>(n - i));
+      const uint64_t bits = value_bits<uint64_t>(source.words(2 * static_cast<uint64_t>(i), 2), 0);
+      const int64_t j = random::integer_from_bits(bits, i, static_cast<uint64_t>(n - i));
       std::swap(values[i], values[j]);
     }
   });
