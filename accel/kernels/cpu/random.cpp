@@ -1,7 +1,7 @@
 // Instantiates the Philox samplers of kernels/common/philox.h for every dtype over strided
-// CPU loops. 16-bit floats sample in float and round once. Uniform, normal and Bernoulli
-// samples read their bits 64 Philox blocks at a time (PhiloxWords); normal samples come from
-// Box-Muller on vectors (kernels/cpu/vector_math.h), a chunk of values at a time.
+// CPU loops. 16-bit floats sample in float and round once. Every sampler reads its bits 64
+// Philox blocks at a time (PhiloxWords); normal samples come from Box-Muller on vectors
+// (kernels/cpu/vector_math.h), a chunk of values at a time.
 #include "accel/kernels/cpu/random.h"
 
 #include <algorithm>
