@@ -50,6 +50,19 @@ Tensor reversed_cumsum(const Tensor& t, int64_t dim) {
   return t.flip({dim}).cumsum(dim).flip({dim});
 }
 
+// Records the node of a scan whose gradient needs its input and output: backward(x, out, grad)
+// gives the input's gradient. A 0-dim scan is the identity, its gradient the output's.
+template <typename Backward>
+void record_scan(const char* name, const Tensor& src, const Tensor& out, Backward backward) {
+  if (!autograd::should_record(src)) return;
+  autograd::record(name, {src}, out,
+                   [backward, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad,
+                                                                              GradInputs& in) {
+                     const Tensor& x = sx.get();
+                     in[0] = x.dim() == 0 ? grad : backward(x, sout.get(), grad);
+                   });
+}
+
 }  // namespace
 
 Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
@@ -65,27 +78,18 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
 
 Tensor cumprod(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype) {
   auto [out, src, d] = scan(a, dim, dtype, math::ScanOp::kProduct, "cumprod");
-  if (autograd::should_record(src)) {
-    autograd::record(
-        "cumprod", {src}, out,
-        [d = d, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad,
-                                                                GradInputs& in) {
-          const Tensor& x = sx.get();
-          if (x.dim() == 0) {
-            in[0] = grad;
-            return;
-          }
-          const Tensor is_zero = x == 0;
-          const Tensor zeros_so_far = is_zero.cumsum(d);
-          const Tensor before_zero = zeros_so_far == 0;
-          const Tensor first_zero = is_zero & (zeros_so_far == 1);
-          const Tensor before =
-              reversed_cumsum(grad * sout.get(), d) / where(before_zero, x, ones_like(x));
-          const Tensor at_first_zero =
-              reversed_cumsum(grad * where(first_zero, ones_like(x), x).cumprod(d), d);
-          in[0] = where(before_zero, before, where(first_zero, at_first_zero, zeros_like(x)));
-        });
-  }
+  record_scan("cumprod", src, out,
+              [d = d](const Tensor& x, const Tensor& product, const Tensor& grad) {
+                const Tensor is_zero = x == 0;
+                const Tensor zeros_so_far = is_zero.cumsum(d);
+                const Tensor before_zero = zeros_so_far == 0;
+                const Tensor first_zero = is_zero & (zeros_so_far == 1);
+                const Tensor before =
+                    reversed_cumsum(grad * product, d) / where(before_zero, x, ones_like(x));
+                const Tensor at_first_zero =
+                    reversed_cumsum(grad * where(first_zero, ones_like(x), x).cumprod(d), d);
+                return where(before_zero, before, where(first_zero, at_first_zero, zeros_like(x)));
+              });
   return out;
 }
 
@@ -93,26 +97,17 @@ Tensor logcumsumexp(const Tensor& a, int64_t dim) {
   ACCEL_CHECK(a.defined() && a.is_floating_point(), "logcumsumexp",
               "expected a floating point tensor, got {}", a.defined() ? a.dtype() : kBool);
   auto [out, src, d] = scan(a, dim, std::nullopt, math::ScanOp::kLogSumExp, "logcumsumexp");
-  if (autograd::should_record(src)) {
-    autograd::record(
-        "logcumsumexp", {src}, out,
-        [d = d, sx = SavedTensor(src), sout = SavedTensor(out)](const Tensor& grad,
-                                                                GradInputs& in) {
-          const Tensor& x = sx.get();
-          if (x.dim() == 0) {
-            in[0] = grad;
-            return;
-          }
-          const auto reversed = [d](const Tensor& t) {
-            return logcumsumexp(t.flip({d}), d).flip({d});
-          };
-          const double lowest = -std::numeric_limits<double>::max();
-          const Tensor log_abs_grad = grad.abs().log();
-          const Tensor positive = where(gt(grad, 0), log_abs_grad, lowest) - sout.get();
-          const Tensor negative = where(lt(grad, 0), log_abs_grad, lowest) - sout.get();
-          in[0] = (reversed(positive) + x).exp() - (reversed(negative) + x).exp();
-        });
-  }
+  record_scan("logcumsumexp", src, out,
+              [d = d](const Tensor& x, const Tensor& total, const Tensor& grad) {
+                const auto reversed = [d](const Tensor& t) {
+                  return logcumsumexp(t.flip({d}), d).flip({d});
+                };
+                const double lowest = -std::numeric_limits<double>::max();
+                const Tensor log_abs_grad = grad.abs().log();
+                const Tensor positive = where(gt(grad, 0), log_abs_grad, lowest) - total;
+                const Tensor negative = where(lt(grad, 0), log_abs_grad, lowest) - total;
+                return (reversed(positive) + x).exp() - (reversed(negative) + x).exp();
+              });
   return out;
 }
 
