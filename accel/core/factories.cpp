@@ -2,6 +2,7 @@
 #include "accel/core/factories.h"
 
 #include <cmath>
+#include <vector>
 
 #include "accel/base/dispatch.h"
 #include "accel/core/object_pool.h"
@@ -186,6 +187,44 @@ Tensor eye(int64_t n, int64_t m, TensorOptions options) {
     for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = static_cast<T>(1);
   });
   return placed(std::move(out), options);
+}
+
+namespace {
+
+// The coordinates of a row x col matrix's elements on and below (lower) or on and above
+// diagonal `offset`, in row-major order: row indices in row 0 of the result, columns in row 1.
+Tensor triangle_indices(int64_t row, int64_t col, int64_t offset, bool lower, TensorOptions options,
+                        const char* op) {
+  ACCEL_CHECK(row >= 0 && col >= 0, op, "row and col must be non-negative, got {} and {}", row,
+              col);
+  std::vector<int64_t> coordinates[2];
+  for (int64_t r = 0; r < row; ++r) {
+    for (int64_t c = 0; c < col; ++c) {
+      if (lower ? c - r <= offset : c - r >= offset) {
+        coordinates[0].push_back(r);
+        coordinates[1].push_back(c);
+      }
+    }
+  }
+  const auto count = static_cast<int64_t>(coordinates[0].size());
+  Tensor out = empty({2, count}, on_host(options));
+  dispatch_index(options.dtype(), op, [&]<typename T>() {
+    T* p = out.data_ptr<T>();
+    for (int64_t i = 0; i < count; ++i) {
+      p[i] = static_cast<T>(coordinates[0][static_cast<size_t>(i)]);
+      p[count + i] = static_cast<T>(coordinates[1][static_cast<size_t>(i)]);
+    }
+  });
+  return placed(std::move(out), options);
+}
+
+}  // namespace
+
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset, TensorOptions options) {
+  return triangle_indices(row, col, offset, true, options, "tril_indices");
+}
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset, TensorOptions options) {
+  return triangle_indices(row, col, offset, false, options, "triu_indices");
 }
 
 Tensor tensor(std::initializer_list<float> v, TensorOptions o) {

@@ -34,6 +34,10 @@ Tensor arange(const Scalar& end, ScalarType dtype);
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options = {});
 Tensor eye(int64_t n, TensorOptions options = {});
 Tensor eye(int64_t n, int64_t m, TensorOptions options = {});
+// The [2, N] coordinates (rows, then columns) of a row x col matrix's lower (tril) or upper
+// (triu) triangle from diagonal `offset` (0: the main one; > 0 above it), in row-major order.
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset = 0, TensorOptions options = kInt64);
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset = 0, TensorOptions options = kInt64);
 
 // A 0-dim tensor holding `value` (dtype: the value's natural type unless options has one).
 Tensor scalar_tensor(const Scalar& value, TensorOptions options = {});

@@ -61,6 +61,27 @@ Tensor nan_to_num(const Tensor& a, std::optional<double> nan = 0.0,
 Tensor logit(const Tensor& a, std::optional<double> eps = std::nullopt);
 // x * log(y), 0 where x == 0 (unless y is NaN).
 Tensor xlogy(const Tensor& x, const Tensor& y);
+// a - trunc(a), with a's sign; floating inputs.
+Tensor frac(const Tensor& a);
+// Angles converted between degrees and radians; integers give the default float type.
+Tensor deg2rad(const Tensor& a);
+Tensor rad2deg(const Tensor& a);
+// pow computed in float64 whatever the operands' types (the result is float64).
+Tensor float_power(const Tensor& base, const Tensor& exponent);
+Tensor float_power(const Tensor& base, const Scalar& exponent);
+// log2(2^a + 2^b) without overflow; floating inputs.
+Tensor logaddexp2(const Tensor& a, const Tensor& b);
+// sin(pi a) / (pi a), 1 at 0 (where its gradient is 0).
+Tensor sinc(const Tensor& a);
+// The step function: 0 below 0, 1 above, `values` at 0 (broadcast; a's dtype); not
+// differentiable, so the result never requires grad.
+Tensor heaviside(const Tensor& a, const Tensor& values);
+// Element-wise allclose, as a bool tensor of the broadcast shape: equal values (infinities
+// included) are close, and NaNs with equal_nan; otherwise |a - b| must be finite and at most
+// atol + rtol * |b|. a and b must have one dtype; integers are compared in the default float
+// type.
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+               bool equal_nan = false);
 
 // ---- element-wise math (ops/unary.cpp): integer inputs give the default float type ----
 Tensor exp(const Tensor& a);
@@ -101,6 +122,7 @@ Tensor round(const Tensor& a);  // halves to even
 Tensor trunc(const Tensor& a);
 Tensor sign(const Tensor& a);
 Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor clip(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);  // clamp
 
 // ---- comparisons and selection (ops/compare.cpp) ----
 Tensor eq(const Tensor& a, const Tensor& b);
@@ -156,6 +178,19 @@ Tensor std(const Tensor& a, IntArrayRef dims = {}, int64_t correction = 1, bool 
 Tensor logsumexp(const Tensor& a, IntArrayRef dims, bool keepdim = false);
 Tensor softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+// ---- reductions composed of reductions (ops/reduce_composites.cpp) ----
+// sum and mean leaving NaN out (nanmean: floating inputs; NaN where every element is NaN).
+Tensor nansum(const Tensor& a, IntArrayRef dims = {}, bool keepdim = false,
+              std::optional<ScalarType> dtype = std::nullopt);
+Tensor nanmean(const Tensor& a, IntArrayRef dims = {}, bool keepdim = false);
+// (var, mean) and (std, mean) over dims in one call.
+std::tuple<Tensor, Tensor> var_mean(const Tensor& a, IntArrayRef dims = {}, int64_t correction = 1,
+                                    bool keepdim = false);
+std::tuple<Tensor, Tensor> std_mean(const Tensor& a, IntArrayRef dims = {}, int64_t correction = 1,
+                                    bool keepdim = false);
+// (amin, amax) over dim, or over all elements.
+std::tuple<Tensor, Tensor> aminmax(const Tensor& a, std::optional<int64_t> dim = std::nullopt,
+                                   bool keepdim = false);
 
 // ---- along one dim (ops/cumulative.cpp, ops/sort.cpp) ----
 // Running sums and products along dim; integer and bool inputs run in int64 unless `dtype`
@@ -180,6 +215,21 @@ Tensor argsort(const Tensor& a, int64_t dim = -1, bool descending = false);
 std::tuple<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim = -1, bool largest = true,
                                 bool sorted = true);
 
+// ---- statistics over pairs (ops/pairwise_statistics.cpp) ----
+// The p-norm distance of every row of x1 [..., P, M] to every row of x2 [..., R, M] (batch
+// dims broadcast): [..., P, R]. For p = 2, compute_mode 0 or unset computes by products when P
+// or R exceeds 25 (faster, less accurate for near points), 1 always, 2 never (as LibTorch).
+Tensor cdist(const Tensor& x1, const Tensor& x2, double p = 2,
+             std::optional<int64_t> compute_mode = std::nullopt);
+// The covariance matrix of the variables (rows; a 1-D input is one variable) over the
+// observations (columns), with integer frequency weights and floating observation weights as
+// torch.cov; a single variable gives a 0-dim tensor.
+Tensor cov(const Tensor& a, int64_t correction = 1, const Tensor& fweights = {},
+           const Tensor& aweights = {});
+// Pearson's correlation coefficients: cov normalized by the standard deviations, clamped to
+// [-1, 1].
+Tensor corrcoef(const Tensor& a);
+
 // ---- norms (ops/norm.cpp) ----
 // The p-norm over `dims` (all dims when empty): p = 2 by default, also 1, 0 (the count of
 // nonzeros), inf, -inf and any other real p. Floating inputs.
@@ -193,6 +243,9 @@ Tensor mm(const Tensor& a, const Tensor& b);      // [n,k] x [k,m]
 Tensor bmm(const Tensor& a, const Tensor& b);     // [b,n,k] x [b,k,m]
 // ---- composed products (ops/products.cpp, ops/einsum.cpp) ----
 Tensor outer(const Tensor& a, const Tensor& b);  // two 1-D tensors: [n] x [m] -> [n, m]
+// The Kronecker product: for each dim (the fewer-dim operand padded with leading ones), a's
+// element i scales a copy of b at block i; sizes multiply.
+Tensor kron(const Tensor& a, const Tensor& b);
 // beta * a + alpha * (m1 @ m2) for [n,k] x [k,m] (addmm) or [b,n,k] x [b,k,m] (baddbmm); a
 // broadcasts to the product's shape and is ignored (NaN included) when beta is 0.
 Tensor addmm(const Tensor& a, const Tensor& m1, const Tensor& m2, const Scalar& beta = 1,
@@ -257,6 +310,11 @@ Tensor index_fill(const Tensor& a, int64_t dim, const Tensor& index, const Scala
 // The coordinates of a's nonzero elements, [count, a.dim()] int64 in row-major order (computed
 // on the host: the count decides the shape). Tensor::index and index_put_: core/indexing.h.
 Tensor nonzero(const Tensor& a);
+Tensor argwhere(const Tensor& a);  // nonzero
+// gather with the dims other than `dim` broadcast between a and indices (int64, as many dims);
+// without dim, both are flattened first.
+Tensor take_along_dim(const Tensor& a, const Tensor& indices,
+                      std::optional<int64_t> dim = std::nullopt);
 // a's elements where mask (bool, broadcast with a) is true, as a 1-D tensor.
 Tensor masked_select(const Tensor& a, const Tensor& mask);
 Tensor cat(TensorList tensors, int64_t dim = 0);
@@ -265,8 +323,35 @@ std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& a, IntArrayRef split_sizes, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor& a, int64_t dim = 0);
+// ---- joining by shape (ops/stacking.cpp) ----
+// Views with dims of size 1 added up to 1, 2 or 3 dims: [] -> [1], [1, 1], [1, 1, 1];
+// [n] -> [1, n] and [1, n, 1]; [m, n] -> [m, n, 1].
+Tensor atleast_1d(const Tensor& a);
+Tensor atleast_2d(const Tensor& a);
+Tensor atleast_3d(const Tensor& a);
+std::vector<Tensor> atleast_1d(TensorList tensors);
+std::vector<Tensor> atleast_2d(TensorList tensors);
+std::vector<Tensor> atleast_3d(TensorList tensors);
+// cat along dim 1 (dim 0 for 1-D tensors), 0 and 2 after atleast_1d, _2d and _3d.
+Tensor hstack(TensorList tensors);
+Tensor vstack(TensorList tensors);
+Tensor dstack(TensorList tensors);
+// cat along dim 1, 0-D and 1-D tensors taken as columns.
+Tensor column_stack(TensorList tensors);
+// A block-diagonal matrix of the (at most 2-D) tensors, zeros elsewhere; the promoted dtype.
+Tensor block_diag(TensorList tensors);
+// Every combination of the 1-D tensors' elements, one per row, the last varying fastest.
+Tensor cartesian_prod(TensorList tensors);
 // ---- rearrangements (ops/arrange.cpp) ----
 Tensor flip(const Tensor& a, IntArrayRef dims);
+Tensor fliplr(const Tensor& a);  // flip dim 1 (at least 2 dims)
+Tensor flipud(const Tensor& a);  // flip dim 0
+// k quarter turns in the plane of dims, from the first towards the second (k < 0: back).
+Tensor rot90(const Tensor& a, int64_t k = 1, IntArrayRef dims = {0, 1});
+// The n-th differences of neighbours along dim (out[i] = in[i + 1] - in[i], n times), with
+// prepend and append (same dims as a) joined on first; bool tensors give in[i + 1] != in[i].
+Tensor diff(const Tensor& a, int64_t n = 1, int64_t dim = -1, const Tensor& prepend = {},
+            const Tensor& append = {});
 // a tiled repeats[i] times along each dim (more repeats than dims add leading dims).
 Tensor repeat(const Tensor& a, IntArrayRef repeats);
 // The lower (tril) or upper (triu) triangle of the last two dims from diagonal `diagonal` on

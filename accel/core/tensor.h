@@ -166,6 +166,16 @@ class Tensor {
   Tensor addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
   Tensor addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
   Tensor xlogy(const Tensor& other) const;
+  Tensor frac() const;
+  Tensor deg2rad() const;
+  Tensor rad2deg() const;
+  Tensor float_power(const Tensor& exponent) const;
+  Tensor float_power(const Scalar& exponent) const;
+  Tensor logaddexp2(const Tensor& other) const;
+  Tensor sinc() const;
+  Tensor heaviside(const Tensor& values) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
+                 bool equal_nan = false) const;
   Tensor outer(const Tensor& other) const;
   Tensor matmul(const Tensor& other) const;
   Tensor mm(const Tensor& other) const;
@@ -214,6 +224,9 @@ class Tensor {
   Tensor trunc() const;
   Tensor sign() const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor clip(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const {
+    return clamp(min, max);
+  }
   Tensor clamp_min(const Scalar& min) const { return clamp(min, std::nullopt); }
   Tensor clamp_max(const Scalar& max) const { return clamp(std::nullopt, max); }
 
@@ -252,6 +265,11 @@ class Tensor {
   // correction 1 is Bessel's (unbiased) estimate, as torch.var's default.
   Tensor var(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
   Tensor std(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
+  Tensor nansum(IntArrayRef dims = {}, bool keepdim = false,
+                std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(IntArrayRef dims = {}, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> aminmax(std::optional<int64_t> dim = std::nullopt,
+                                     bool keepdim = false) const;
   Tensor logsumexp(IntArrayRef dims, bool keepdim = false) const;
   Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
@@ -308,6 +326,16 @@ class Tensor {
   Tensor masked_select(const Tensor& mask) const;
   Tensor nonzero() const;
   Tensor flip(IntArrayRef dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
+  Tensor diff(int64_t n = 1, int64_t dim = -1, const Tensor& prepend = {},
+              const Tensor& append = {}) const;
+  Tensor argwhere() const;
+  Tensor kron(const Tensor& other) const;
+  Tensor cov(int64_t correction = 1, const Tensor& fweights = {},
+             const Tensor& aweights = {}) const;
+  Tensor corrcoef() const;
   Tensor repeat(IntArrayRef repeats) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
@@ -323,6 +351,7 @@ class Tensor {
   Tensor all() const;
   Tensor all(int64_t dim, bool keepdim = false) const;
   Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor take_along_dim(const Tensor& indices, std::optional<int64_t> dim = std::nullopt) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;

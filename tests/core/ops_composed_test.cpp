@@ -1,7 +1,8 @@
 // Ops composed from other ops against PyTorch fixtures (tests/reference/cases_composed.py):
 // diagonal, movedim, roll, tile, diag_embed/diag, trace, meshgrid; outer, addmm, baddbmm,
 // tensordot, cross, einsum; lerp, addcmul, addcdiv, square, reciprocal, nan_to_num, logit,
-// xlogy. Then their argument errors and the details fixtures do not show (views, dtypes).
+// xlogy, frac, deg2rad/rad2deg, float_power, logaddexp2, sinc, heaviside, isclose. Then their
+// argument errors and the details fixtures do not show (views, dtypes).
 #include <cmath>
 #include <limits>
 
@@ -97,6 +98,33 @@ const std::vector<OpCase> kComposedCases = {
      [](const V& x) {
        return x[0].index_fill(1, tensor({0, 2, 0}), -1.5);
      }},
+    {"frac", [](const V& x) { return frac(x[0]); }},
+    {"deg2rad", [](const V& x) { return deg2rad(x[0]); }},
+    {"rad2deg", [](const V& x) { return x[0].rad2deg(); }},
+    // float_power computes in float64 whatever its operands.
+    {"float_power", [](const V& x) { return float_power(x[0], x[1]); }, {}},
+    {"float_power_scalar", [](const V& x) { return x[0].float_power(3); }, {}},
+    {"logaddexp2", [](const V& x) { return logaddexp2(x[0], x[1]); }},
+    {"sinc", [](const V& x) { return sinc(x[0]); }},
+    {"heaviside", [](const V& x) { return heaviside(where(lt(x[0].abs(), 0.5), 0, x[0]), x[1]); }},
+    // Differences at rtol's scale, which rounding in low precision would change.
+    {"isclose", [](const V& x) { return isclose(x[0], x[0] + x[1] * 1e-5); }, {}},
+    {"isclose_tolerances", [](const V& x) { return x[0].isclose(x[1], 0.5, 0.1); }},
+    {"cdist", [](const V& x) { return cdist(x[0], x[1]); }},
+    {"cdist_batched_p1", [](const V& x) { return cdist(x[0], x[1], 1); }},
+    {"cdist_p_half_and_inf",
+     [](const V& x) {
+       return cdist(x[0], x[1], 0.5) + cdist(x[0], x[1], std::numeric_limits<double>::infinity());
+     }},
+    {"cdist_by_products", [](const V& x) { return cdist(x[0], x[1]); }},
+    {"cdist_products_forced", [](const V& x) { return cdist(x[0], x[1], 2, 1); }},
+    {"cov", [](const V& x) { return cov(x[0]); }},
+    {"cov_vector_no_correction", [](const V& x) { return x[0].cov(0); }},
+    {"cov_weights",
+     [](const V& x) {
+       return cov(x[0], 1, tensor({1, 2, 0, 3, 1}), x[1]);
+     }},
+    {"corrcoef", [](const V& x) { return corrcoef(x[0]); }},
 };
 
 ACCEL_OP_TEST_SUITE(ComposedOps, "ops_composed.json", kComposedCases);
@@ -125,6 +153,39 @@ TEST(ComposedOps, DtypeRulesFollowPyTorch) {
   // xlogy(0, y) is 0 even for y = 0, but NaN for y = NaN.
   EXPECT_EQ(xlogy(zeros({1}), zeros({1})).item<double>(), 0.0);
   EXPECT_TRUE(std::isnan(xlogy(zeros({1}), full({1}, std::nan(""))).item<double>()));
+}
+
+TEST(ComposedOps, IscloseAndTheStepFunctionsAtSpecialValues) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::nan("");
+  const Tensor a = tensor({inf, -inf, nan, 1.0, 1.0});
+  const Tensor b = tensor({inf, inf, nan, 1.0 + 1e-6, 1.1});
+  EXPECT_TRUE(equal(isclose(a, b), tensor({true, false, false, true, false})));
+  EXPECT_TRUE(equal(isclose(a, b, 1e-5, 1e-8, true), tensor({true, false, true, true, false})));
+  EXPECT_TRUE(equal(isclose(a, b, 0, 0), tensor({true, false, false, false, false})));
+  // Integers compare in the default float type: |3 - 4| <= 0.3 * 4.
+  EXPECT_TRUE(equal(isclose(tensor({1, 3}), tensor({2, 4}), 0.3), tensor({false, true})));
+  EXPECT_FALSE(isclose(zeros({2}).requires_grad_(), zeros({2})).requires_grad());
+  // heaviside and sinc at 0; sinc's gradient there is 0.
+  EXPECT_TRUE(equal(heaviside(tensor({-1.0, 0.0, 2.0}), tensor({0.5})), tensor({0.0, 0.5, 1.0})));
+  EXPECT_FALSE(heaviside(ones({2}).requires_grad_(), ones({2})).requires_grad());
+  const Tensor x = zeros({1}, kFloat64).requires_grad_();
+  const Tensor y = sinc(x);
+  y.sum().backward();
+  EXPECT_EQ(y.item<double>(), 1.0);
+  EXPECT_EQ(x.grad().item<double>(), 0.0);
+  EXPECT_EQ(sinc(tensor({1})).dtype(), kFloat32);
+}
+
+TEST(ComposedOps, AddedElementwiseDtypes) {
+  EXPECT_EQ(deg2rad(tensor({180})).dtype(), kFloat32);
+  EXPECT_NEAR(deg2rad(tensor({180})).item<double>(), 3.14159265, 1e-6);
+  EXPECT_EQ(rad2deg(ones({1}, kFloat64)).dtype(), kFloat64);
+  EXPECT_EQ(float_power(ones({1}), 2).dtype(), kFloat64);
+  EXPECT_EQ(float_power(tensor({2}), tensor({0.5f})).dtype(), kFloat64);
+  EXPECT_TRUE(equal(frac(tensor({-1.5, 2.25})), tensor({-0.5, 0.25})));
+  EXPECT_TRUE(equal(clip(tensor({-2.0, 0.5, 3.0}), 0, 1), tensor({0.0, 0.5, 1.0})));
+  EXPECT_NEAR(logaddexp2(tensor({1.0}), tensor({3.0})).item<double>(), std::log2(10.0), 1e-12);
 }
 
 TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
@@ -185,6 +246,17 @@ TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
                           "index_copy: expected source of dtype float32");
   expect_error_containing([] { addcdiv(zeros({2}), arange(2), arange(1, 3)); },
                           "addcdiv: integer division is not supported");
+  expect_error_containing([] { isclose(zeros({2}), zeros({2}, kFloat64)); },
+                          "isclose: expected tensors of one dtype, got float32 and float64");
+  expect_error_containing([] { isclose(zeros({2}), zeros({2}), -1); },
+                          "isclose: rtol and atol must be at least zero, got rtol=-1");
+  expect_error_containing(
+      [] { heaviside(zeros({2}), zeros({1}, kInt64)); },
+      "heaviside: expected input and values of one dtype, got float32 and int64");
+  expect_error_containing([] { frac(arange(2)); },
+                          "frac: expected a floating-point tensor, got int64");
+  expect_error_containing([] { logaddexp2(arange(2), arange(2)); },
+                          "logaddexp2: expected a floating-point tensor, got int64");
 }
 
 }  // namespace

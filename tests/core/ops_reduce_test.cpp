@@ -11,8 +11,12 @@
 namespace accel {
 namespace {
 
+using testing::expect_error_containing;
 using testing::OpCase;
 using V = std::vector<Tensor>;
+
+// a with NaN within 0.3 of zero (the nan-reduction cases).
+Tensor with_nans(const Tensor& a) { return where(lt(a.abs(), 0.3), std::nan(""), a); }
 
 const std::vector<OpCase> kReduceCases = {
     {"sum_all", [](const V& x) { return x[0].sum(); }},
@@ -167,6 +171,16 @@ const std::vector<OpCase> kReduceCases = {
     {"cummin_dim0", [](const V& x) { return std::get<0>(cummin(x[0], 0)); }},
     {"cummax_indices_ties", [](const V& x) { return std::get<1>(cummax(x[0], 1)); }},
     {"cummin_int", [](const V& x) { return std::get<0>(cummin(x[0], 1)); }},
+    {"nansum", [](const V& x) { return nansum(with_nans(x[0])); }},
+    {"nansum_dim", [](const V& x) { return with_nans(x[0]).nansum({1}); }},
+    {"nanmean_dims_keepdim", [](const V& x) { return nanmean(with_nans(x[0]), {0, 2}, true); }},
+    {"var_mean_var", [](const V& x) { return std::get<0>(var_mean(x[0], {1})); }},
+    {"var_mean_mean", [](const V& x) { return std::get<1>(var_mean(x[0], {1})); }},
+    {"std_mean_std", [](const V& x) { return std::get<0>(std_mean(x[0], {0, 1}, 0, true)); }},
+    {"std_mean_mean", [](const V& x) { return std::get<1>(std_mean(x[0], {0, 1}, 0, true)); }},
+    {"aminmax_min", [](const V& x) { return std::get<0>(aminmax(x[0], 1)); }},
+    {"aminmax_max", [](const V& x) { return std::get<1>(x[0].aminmax()); }},
+    {"aminmax_ties", [](const V& x) { return std::get<1>(aminmax(x[0], 0, true)); }},
 };
 
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);
@@ -339,6 +353,29 @@ TEST(ReduceNumerics, VarianceEdgeCases) {
   EXPECT_EQ(tensor({3.0}).var({}, 0).item<double>(), 0.0);
   // Two passes keep precision where sum-of-squares formulas cancel catastrophically.
   EXPECT_EQ(tensor({10001.f, 10003.f, 10005.f}).var().item<float>(), 4.f);
+}
+
+TEST(ReduceNumerics, NanReductionsAndAminmax) {
+  const double nan = std::nan("");
+  EXPECT_EQ(nansum(tensor({1, 2, 3})).dtype(), kInt64);
+  EXPECT_EQ(nansum(tensor({1, 2, 3})).item<int64_t>(), 6);
+  EXPECT_TRUE(std::isnan(nanmean(tensor({nan, nan})).item<double>()));
+  EXPECT_EQ(nanmean(tensor({nan, 1.0, 3.0})).item<double>(), 2.0);
+  // NaN elements get no gradient; the others share the mean's.
+  const Tensor x = tensor({nan, 1.0, 3.0}).requires_grad_();
+  nanmean(x).backward();
+  EXPECT_TRUE(equal(x.grad(), tensor({0.0, 0.5, 0.5})));
+  const auto [low, high] = aminmax(tensor({{true, false}}), 1);
+  EXPECT_EQ(low.dtype(), kBool);
+  EXPECT_FALSE(low.item<bool>());
+  EXPECT_TRUE(high.item<bool>());
+  const auto [v, m] = var_mean(tensor({{1.0, 5.0}, {3.0, 2.0}}), {1}, 0);
+  EXPECT_TRUE(equal(v, tensor({4.0, 0.25})));
+  EXPECT_TRUE(equal(m, tensor({3.0, 2.5})));
+  expect_error_containing([] { nanmean(arange(3)); },
+                          "nanmean: expected a floating-point input, got int64");
+  expect_error_containing([] { aminmax(zeros({0})); },
+                          "aminmax: cannot reduce an empty tensor [0] over all its elements");
 }
 
 TEST(ReduceNumerics, EmptyInputs) {

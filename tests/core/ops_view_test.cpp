@@ -77,6 +77,57 @@ const std::vector<OpCase> kViewCases = {
     {"tril", [](const V& x) { return x[0].tril(); }},
     {"triu_offset", [](const V& x) { return triu(x[0], 1); }},
     {"tril_negative_offset", [](const V& x) { return tril(x[0], -1); }},
+    {"atleast_3d_vector", [](const V& x) { return atleast_3d(x[0]); }},
+    {"atleast_2d_scalar", [](const V& x) { return atleast_2d(x[0]) * 2; }},
+    {"hstack_vectors",
+     [](const V& x) {
+       return hstack({x[0], x[1]});
+     }},
+    {"hstack_matrices",
+     [](const V& x) {
+       return hstack({x[0], x[1]});
+     }},
+    {"vstack",
+     [](const V& x) {
+       return vstack({x[0], x[1]});
+     }},
+    {"dstack",
+     [](const V& x) {
+       return dstack({x[0], x[1]});
+     }},
+    {"column_stack",
+     [](const V& x) {
+       return column_stack({x[0], x[1], x[2]});
+     }},
+    {"block_diag",
+     [](const V& x) {
+       return block_diag({x[0], x[1], x[2]});
+     }},
+    {"cartesian_prod",
+     [](const V& x) {
+       return cartesian_prod({x[0], x[1], x[2]});
+     }},
+    {"fliplr", [](const V& x) { return fliplr(x[0]); }},
+    {"flipud", [](const V& x) { return x[0].flipud(); }},
+    {"rot90", [](const V& x) { return x[0].rot90(); }},
+    {"rot90_twice_last_dims",
+     [](const V& x) {
+       return rot90(x[0], 2, {1, 2});
+     }},
+    {"rot90_back_reversed_dims",
+     [](const V& x) {
+       return rot90(x[0], -1, {1, 0});
+     }},
+    {"rot90_three", [](const V& x) { return rot90(x[0], 3); }},
+    {"diff", [](const V& x) { return diff(x[0]); }},
+    {"diff_second_order_dim0", [](const V& x) { return x[0].diff(2, 0); }},
+    {"diff_prepend_append", [](const V& x) { return diff(x[0], 1, 1, x[1], x[2]); }},
+    {"diff_int", [](const V& x) { return diff(x[0], 3); }},
+    {"take_along_dim", [](const V& x) { return take_along_dim(x[0], x[1], 1); }},
+    {"take_along_dim_broadcast", [](const V& x) { return x[0].take_along_dim(x[1], 0); }},
+    {"take_along_dim_flat", [](const V& x) { return take_along_dim(x[0], x[1]); }},
+    {"kron", [](const V& x) { return kron(x[0], x[1]); }},
+    {"kron_fewer_dims", [](const V& x) { return x[0].kron(x[1]); }},
 };
 
 ACCEL_OP_TEST_SUITE(ViewOps, "ops_view.json", kViewCases);

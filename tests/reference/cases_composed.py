@@ -82,4 +82,30 @@ CASES = {
     "index_copy": Case(lambda a, s: torch.index_copy(a, 1, torch.tensor([2, 0]), s),
                        [S(2, 3), S(2, 2)]),
     "index_fill": Case(lambda a: a.index_fill(1, torch.tensor([0, 2, 0]), -1.5), [S(2, 4)]),
+    # Element-wise ops composed of kernels (appended: the draws above stay the same).
+    "frac": Case(torch.frac, [S(3, 4, domain="grid:-2.85:0.45")]),
+    "deg2rad": Case(torch.deg2rad, [S(3, 4)]),
+    "rad2deg": Case(torch.rad2deg, [S(3, 4)]),
+    "float_power": Case(torch.float_power, [S(3, 4, domain="positive"), S(4)]),
+    "float_power_scalar": Case(lambda a: torch.float_power(a, 3), [S(3, 4)]),
+    "logaddexp2": Case(torch.logaddexp2, [S(3, 4), S(4)]),
+    "sinc": Case(torch.sinc, [S(2, 5, domain="grid:-1:0.25")]),
+    "heaviside": Case(lambda a, v: torch.heaviside(torch.where(a.abs() < 0.5, 0, a), v),
+                      [S(3, 4), S(4)], grad=False),
+    "isclose": Case(lambda a, b: torch.isclose(a, a + b * 1e-5), [S(3, 4), S(3, 4)], grad=False),
+    "isclose_tolerances": Case(lambda a, b: torch.isclose(a, b, rtol=0.5, atol=0.1),
+                               [S(3, 4), S(3, 4)], grad=False),
+    "cdist": Case(torch.cdist, [S(4, 3), S(5, 3)]),
+    "cdist_batched_p1": Case(lambda a, b: torch.cdist(a, b, p=1), [S(2, 3, 4), S(1, 2, 4)]),
+    "cdist_p_half_and_inf": Case(
+        lambda a, b: torch.cdist(a, b, p=0.5) + torch.cdist(a, b, p=math.inf), [S(3, 2), S(4, 2)]),
+    "cdist_by_products": Case(torch.cdist, [S(30, 3), S(4, 3)]),
+    "cdist_products_forced": Case(
+        lambda a, b: torch.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [S(2, 3, 2), S(3, 2)]),
+    "cov": Case(torch.cov, [S(3, 6)]),
+    "cov_vector_no_correction": Case(lambda a: torch.cov(a, correction=0), [S(5)]),
+    "cov_weights": Case(
+        lambda a, w: torch.cov(a, fweights=torch.tensor([1, 2, 0, 3, 1]), aweights=w),
+        [S(2, 5), S(5, domain="positive")]),
+    "corrcoef": Case(torch.corrcoef, [S(3, 7)]),
 }

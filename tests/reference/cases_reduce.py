@@ -4,6 +4,8 @@ Ties are drawn from small integer domains (forward only: integer inputs have no 
 the tie-splitting gradients are checked by hand in ops_reduce_test.cpp. Index results
 (argmax, max(dim).indices) use the "distinct" domain except where a case tests ties.
 """
+import math
+
 import torch
 
 from op_case import Case, S
@@ -151,4 +153,21 @@ CASES = {
                                 [S(3, 6, domain="int:0:3")], grad=False),
     "cummin_int": Case(lambda a: torch.cummin(a, 1).values, [S(3, 6, domain="int:-4:4")],
                        grad=False),
+    # Reductions composed of reductions (appended: the draws above stay the same).
+    "nansum": Case(lambda a: torch.nansum(torch.where(a.abs() < 0.3, math.nan, a)), [S(4, 5)]),
+    "nansum_dim": Case(lambda a: torch.nansum(torch.where(a.abs() < 0.3, math.nan, a), 1),
+                       [S(4, 5)]),
+    "nanmean_dims_keepdim": Case(
+        lambda a: torch.nanmean(torch.where(a.abs() < 0.3, math.nan, a), (0, 2), keepdim=True),
+        [S(3, 2, 4)]),
+    "var_mean_var": Case(lambda a: torch.var_mean(a, 1)[0], [S(3, 5)]),
+    "var_mean_mean": Case(lambda a: torch.var_mean(a, 1)[1], [S(3, 5)]),
+    "std_mean_std": Case(lambda a: torch.std_mean(a, (0, 1), correction=0, keepdim=True)[0],
+                         [S(2, 3, 2)]),
+    "std_mean_mean": Case(lambda a: torch.std_mean(a, (0, 1), correction=0, keepdim=True)[1],
+                          [S(2, 3, 2)]),
+    "aminmax_min": Case(lambda a: torch.aminmax(a, dim=1).min, [S(3, 5, domain="distinct")]),
+    "aminmax_max": Case(lambda a: torch.aminmax(a).max, [S(3, 5, domain="distinct")]),
+    "aminmax_ties": Case(lambda a: torch.aminmax(a, dim=0, keepdim=True).max,
+                         [S(4, 3, domain="int:0:2")], grad=False),
 }

@@ -1,4 +1,5 @@
-// flip, repeat, tile, roll, tril, triu, diag_embed/diag, trace and meshgrid: new arrangements of
+// flip (and fliplr, flipud, rot90), repeat, tile, roll, tril, triu, diag_embed/diag, trace and
+// meshgrid: new arrangements of
 // existing elements, composed from index_select, expand/reshape, narrow/cat, masked_fill and
 // the diagonal view, whose gradients and devices they inherit (diag_embed records its own: the
 // diagonal of the gradient).
@@ -25,6 +26,37 @@ Tensor flip(const Tensor& a, IntArrayRef dims) {
     out = out.index_select(d, arange(n - 1, -1, -1, TensorOptions(kInt64).device(a.device())));
   }
   return out.is_same(a) ? a.clone() : out;  // a new tensor, as PyTorch's, even when nothing flips
+}
+
+Tensor fliplr(const Tensor& a) {
+  ACCEL_CHECK(a.dim() >= 2, "fliplr", "expected a tensor of at least 2 dims, got shape {}",
+              a.sizes());
+  return flip(a, {1});
+}
+Tensor flipud(const Tensor& a) {
+  ACCEL_CHECK(a.dim() >= 1, "flipud", "expected a tensor of at least 1 dim, got shape {}",
+              a.sizes());
+  return flip(a, {0});
+}
+
+Tensor rot90(const Tensor& a, int64_t k, IntArrayRef dims) {
+  ACCEL_CHECK(dims.size() == 2, "rot90", "expected two dims, got {}", dims);
+  ACCEL_CHECK(a.dim() >= 2, "rot90", "expected a tensor of at least 2 dims, got shape {}",
+              a.sizes());
+  const int64_t first = wrap_dim(dims[0], a.dim(), "rot90");
+  const int64_t second = wrap_dim(dims[1], a.dim(), "rot90");
+  ACCEL_CHECK(first != second, "rot90", "expected two different dims, got {}", dims);
+  // A quarter turn from the first dim towards the second: flip the second, then swap them.
+  switch (((k % 4) + 4) % 4) {
+    case 1:
+      return flip(a, {second}).transpose(first, second);
+    case 2:
+      return flip(a, {first, second});
+    case 3:
+      return flip(a, {first}).transpose(first, second);
+    default:
+      return a.clone();
+  }
 }
 
 Tensor repeat(const Tensor& a, IntArrayRef repeats) {
@@ -161,6 +193,9 @@ Tensor triu(const Tensor& a, int64_t diagonal) { return triangle(a, diagonal, fa
 
 Tensor Tensor::flip(IntArrayRef dims) const { return accel::flip(*this, dims); }
 Tensor Tensor::repeat(IntArrayRef repeats) const { return accel::repeat(*this, repeats); }
+Tensor Tensor::fliplr() const { return accel::fliplr(*this); }
+Tensor Tensor::flipud() const { return accel::flipud(*this); }
+Tensor Tensor::rot90(int64_t k, IntArrayRef dims) const { return accel::rot90(*this, k, dims); }
 Tensor Tensor::tril(int64_t diagonal) const { return accel::tril(*this, diagonal); }
 Tensor Tensor::triu(int64_t diagonal) const { return accel::triu(*this, diagonal); }
 Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const {

@@ -1,7 +1,7 @@
 // Reading along one dim by index: index_select and gather, with their gradients (scatter_add
 // into zeros); index_select runs gather over its 1-D index broadcast to the output's shape.
 // index_add, index_copy and index_fill (1-D indices naming whole slices) are composed of
-// scatter_add, scatter and masked_fill.
+// scatter_add, scatter and masked_fill; take_along_dim is gather over broadcast operands.
 #include "accel/core/ops/index_support.h"
 #include "accel/core/ops/op_support.h"
 
@@ -119,6 +119,26 @@ Tensor index_fill(const Tensor& a, int64_t dim, const Tensor& index, const Scala
   return masked_fill(a, gt(hits, 0).reshape(shape), value);
 }
 
+Tensor take_along_dim(const Tensor& a, const Tensor& indices, std::optional<int64_t> dim) {
+  ACCEL_CHECK(indices.dtype() == kInt64, "take_along_dim", "expected int64 indices, got {}",
+              to_string(indices.dtype()));
+  if (!dim) return gather(a.flatten(), 0, indices.flatten());
+  ACCEL_CHECK(a.dim() == indices.dim(), "take_along_dim",
+              "expected input and indices with as many dims, got shapes {} and {}", a.sizes(),
+              indices.sizes());
+  const int64_t d = wrap_dim(*dim, a.dim(), "take_along_dim");
+  // The dims other than d broadcast; along d, the indices pick among a's elements.
+  DimVector a_sizes(a.sizes().begin(), a.sizes().end());
+  DimVector index_sizes(indices.sizes().begin(), indices.sizes().end());
+  a_sizes[static_cast<size_t>(d)] = 1;
+  index_sizes[static_cast<size_t>(d)] = 1;
+  DimVector a_shape = broadcast_shapes(a_sizes, index_sizes, "take_along_dim");
+  DimVector index_shape = a_shape;
+  a_shape[static_cast<size_t>(d)] = a.size(d);
+  index_shape[static_cast<size_t>(d)] = indices.size(d);
+  return gather(a.expand(a_shape), d, indices.expand(index_shape));
+}
+
 Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& source,
                          const Scalar& alpha) const {
   return accel::index_add(*this, dim, index, source, alpha);
@@ -132,6 +152,9 @@ Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value)
 
 Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
   return accel::index_select(*this, dim, index);
+}
+Tensor Tensor::take_along_dim(const Tensor& indices, std::optional<int64_t> dim) const {
+  return accel::take_along_dim(*this, indices, dim);
 }
 Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
   return accel::gather(*this, dim, index);

@@ -283,6 +283,8 @@ Tensor nonzero(const Tensor& a) {
   return tensor(coordinates).view({count, dims}).to(a.device());
 }
 
+Tensor argwhere(const Tensor& a) { return nonzero(a); }
+
 Tensor masked_select(const Tensor& a, const Tensor& mask) {
   constexpr const char* op = "masked_select";
   ACCEL_CHECK(a.defined() && mask.defined(), op, "a tensor is undefined");
@@ -320,5 +322,6 @@ const Tensor& Tensor::index_put_(const std::vector<TensorIndex>& indices,
 }
 Tensor Tensor::masked_select(const Tensor& mask) const { return accel::masked_select(*this, mask); }
 Tensor Tensor::nonzero() const { return accel::nonzero(*this); }
+Tensor Tensor::argwhere() const { return accel::nonzero(*this); }
 
 }  // namespace accel

@@ -1,5 +1,6 @@
-// outer, addmm / baddbmm, tensordot and cross composed from mul, mm / bmm, permute / reshape and
-// narrow, whose gradients and devices they inherit.
+// outer, kron, addmm / baddbmm, tensordot and cross composed from mul, mm / bmm, permute /
+// reshape and narrow, whose gradients and devices they inherit.
+#include <algorithm>
 #include <vector>
 
 #include "accel/core/autograd/function.h"
@@ -12,6 +13,23 @@ Tensor outer(const Tensor& a, const Tensor& b) {
   ACCEL_CHECK(a.dim() == 1 && b.dim() == 1, "outer", "expected two 1-D tensors, got {} and {}",
               a.sizes(), b.sizes());
   return mul(a.unsqueeze(1), b.unsqueeze(0));
+}
+
+Tensor kron(const Tensor& a, const Tensor& b) {
+  const int64_t dims = std::max(a.dim(), b.dim());
+  // a's dims interleaved with b's as [a0, 1, a1, 1, ...] * [1, b0, 1, b1, ...], then each pair
+  // merged: element (i, j) of a pair is a's i-th block holding b's j-th element.
+  DimVector a_shape, b_shape, out_shape;
+  for (int64_t d = 0; d < dims; ++d) {
+    const int64_t a_size = d < dims - a.dim() ? 1 : a.size(d - (dims - a.dim()));
+    const int64_t b_size = d < dims - b.dim() ? 1 : b.size(d - (dims - b.dim()));
+    a_shape.push_back(a_size);
+    a_shape.push_back(1);
+    b_shape.push_back(1);
+    b_shape.push_back(b_size);
+    out_shape.push_back(a_size * b_size);
+  }
+  return mul(a.reshape(a_shape), b.reshape(b_shape)).reshape(out_shape);
 }
 
 namespace {
@@ -110,5 +128,6 @@ Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
 }
 
 Tensor Tensor::outer(const Tensor& other) const { return accel::outer(*this, other); }
+Tensor Tensor::kron(const Tensor& other) const { return accel::kron(*this, other); }
 
 }  // namespace accel

@@ -191,6 +191,10 @@ Tensor clamp(const Tensor& a, optional<Scalar> min, optional<Scalar> max) {
   return out;
 }
 
+Tensor clip(const Tensor& a, optional<Scalar> min, optional<Scalar> max) {
+  return clamp(a, std::move(min), std::move(max));
+}
+
 const Tensor& Tensor::clamp_(optional<Scalar> min, optional<Scalar> max) const {
   const ScalarType dtype = clamp_type(*this, min, max, "clamp_");
   ACCEL_CHECK(dtype == this->dtype(), "clamp_",

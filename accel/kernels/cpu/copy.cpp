@@ -20,7 +20,7 @@ namespace {
 // whose element-by-element walk would read each element from another cache line.
 bool is_transpose(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) {
   const int64_t bytes = element_size(out_type);
-  return out_type == in_type && loop.ndim == 2 && loop.strides[0][0] == bytes &&
+  return out_type == in_type && loop.ndim == 2 && loop.numel > 0 && loop.strides[0][0] == bytes &&
          loop.strides[1][1] == bytes && loop.strides[1][0] % bytes == 0 &&
          loop.strides[0][1] % bytes == 0;
 }
