@@ -1,5 +1,6 @@
 """Case description and tensor encoding shared by the op fixture generator's case modules."""
 import dataclasses
+import math
 from typing import Callable
 
 import torch
@@ -64,4 +65,7 @@ def encode(t):
     values = t.reshape(-1).tolist()
     if t.dtype == torch.bool:
         values = [int(v) for v in values]
+    elif t.is_floating_point():
+        # JSON has no NaN or infinity: they are written as strings.
+        values = [v if math.isfinite(v) else str(v) for v in values]
     return {"shape": list(t.shape), "dtype": dtype, "data": values}

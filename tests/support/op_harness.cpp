@@ -47,7 +47,10 @@ Tensor decode(const json& j) {
   const json& data = j.at("data");
   Tensor out = empty(shape, kFloat64);
   double* p = out.data_ptr<double>();
-  for (size_t i = 0; i < data.size(); ++i) p[i] = data[i].get<double>();
+  for (size_t i = 0; i < data.size(); ++i) {
+    // NaN and infinities come as the strings "nan", "inf" and "-inf" (JSON has no such numbers).
+    p[i] = data[i].is_string() ? std::stod(data[i].get<std::string>()) : data[i].get<double>();
+  }
   return out.to(dtype);
 }
 
