@@ -215,6 +215,42 @@ Tensor argsort(const Tensor& a, int64_t dim = -1, bool descending = false);
 std::tuple<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim = -1, bool largest = true,
                                 bool sorted = true);
 
+// ---- order statistics (ops/order_statistics.cpp, ops/quantile.cpp) ----
+// Ranks come from a stable sort (NaN above every number): equal values rank in order of index,
+// and an index returned is that of the element at the selected rank. Selecting from an empty dim
+// is an error.
+// The median of all elements (the lower of the two middle ones for an even count; NaN when any
+// is NaN) as a 0-dim tensor; its gradient is shared evenly among the elements equal to it.
+Tensor median(const Tensor& a);
+// The median along dim and its int64 index (a row with NaN gives its first NaN); the gradient
+// goes to that index.
+std::tuple<Tensor, Tensor> median(const Tensor& a, int64_t dim, bool keepdim = false);
+// median ignoring NaN: the median of the other elements, NaN only where all are NaN.
+Tensor nanmedian(const Tensor& a);
+std::tuple<Tensor, Tensor> nanmedian(const Tensor& a, int64_t dim, bool keepdim = false);
+// The k-th smallest value along dim (k from 1) and its int64 index (among equal values, PyTorch's
+// CPU quickselect may name another of them).
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& a, int64_t k, int64_t dim = -1,
+                                    bool keepdim = false);
+// The most frequent value along dim (the smallest of equally frequent ones) and the index of
+// its last occurrence; each NaN counts once, as NaN equals nothing.
+std::tuple<Tensor, Tensor> mode(const Tensor& a, int64_t dim = -1, bool keepdim = false);
+// a sorted along dim 0 (values only).
+Tensor msort(const Tensor& a);
+// The q-th quantiles along dim (of all elements, flattened, without dim) of a float32 or float64
+// tensor, interpolating between the two nearest ranks by `interpolation`: "linear", "lower",
+// "higher", "midpoint" or "nearest" (halves to even). q in [0, 1]: a number, or a 0-dim or 1-D
+// tensor of a's dtype (1-D adds a leading dim of q's size). A NaN in a row gives NaN (quantile)
+// or is left out (nanquantile; NaN when all are). Differentiable in a and, with "linear", q.
+Tensor quantile(const Tensor& a, double q, std::optional<int64_t> dim = std::nullopt,
+                bool keepdim = false, std::string_view interpolation = "linear");
+Tensor quantile(const Tensor& a, const Tensor& q, std::optional<int64_t> dim = std::nullopt,
+                bool keepdim = false, std::string_view interpolation = "linear");
+Tensor nanquantile(const Tensor& a, double q, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false, std::string_view interpolation = "linear");
+Tensor nanquantile(const Tensor& a, const Tensor& q, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false, std::string_view interpolation = "linear");
+
 // ---- statistics over pairs (ops/pairwise_statistics.cpp) ----
 // The p-norm distance of every row of x1 [..., P, M] to every row of x2 [..., R, M] (batch
 // dims broadcast): [..., P, R]. For p = 2, compute_mode 0 or unset computes by products when P
