@@ -316,6 +316,9 @@ TEST(Msort, SortsAlongTheFirstDim) {
   const Tensor x = tensor({3, 1, 2, 5, 1, 0}).reshape({3, 2});
   expect_equal(x.msort(), tensor({1, 0, 2, 1, 3, 5}).reshape({3, 2}));
   expect_equal(msort(tensor({1, 0, 1}).to(kBool)), tensor({0, 1, 1}).to(kBool));
+  expect_equal(grad_of([](const Tensor& t) { return t.msort(); }, tensor({2.0, 1.0, 2.0, 2.0}),
+                       tensor({1.0, 2.0, 3.0, 4.0})),
+               tensor({2.0, 1.0, 3.0, 4.0}));
   expect_equal(msort(scalar_tensor(2.0)), scalar_tensor(2.0));
   EXPECT_EQ(msort(zeros({0, 3})).sizes(), IntArrayRef({0, 3}));
 }
@@ -343,6 +346,14 @@ TEST(Quantile, GradientReachesTheInputAndALinearQ) {
   testing::expect_tensors_close(x.grad(), tensor({0.25, 0.0, 0.95, 0.8}), {.atol = 1e-15},
                                 "input gradient");
   testing::expect_tensors_close(q.grad(), tensor({3.0, 6.0}), {.atol = 1e-14}, "q gradient");
+  // Equal values take the gradients of the ranks the stable sort gives them (as PyTorch's sort
+  // does for rows this short).
+  testing::expect_tensors_close(grad_of(
+                                    [](const Tensor& t) {
+                                      return t.quantile(tensor({0.5, 0.9}));
+                                    },
+                                    tensor({2.0, 1.0, 2.0, 2.0}), tensor({1.0, 10.0})),
+                                tensor({0.5, 0.0, 3.5, 7.0}), {.atol = 1e-14}, "gradient at ties");
 }
 
 TEST(Quantile, Shapes) {
