@@ -177,6 +177,31 @@ TEST(ComposedOps, IscloseAndTheStepFunctionsAtSpecialValues) {
   EXPECT_EQ(sinc(tensor({1})).dtype(), kFloat32);
 }
 
+TEST(ComposedOps, DistancesAndCovarianceEdgeCases) {
+  // Equal rows: distance 0 and a zero gradient, by differences and by products alike.
+  for (int64_t mode : {1, 2}) {
+    const Tensor x = ones({2, 3}, kFloat64).requires_grad_();
+    const Tensor d = cdist(x, ones({4, 3}, kFloat64), 2, mode);
+    d.sum().backward();
+    EXPECT_EQ(d.abs().max().item<double>(), 0.0) << "mode " << mode;
+    EXPECT_EQ(x.grad().abs().max().item<double>(), 0.0) << "mode " << mode;
+  }
+  EXPECT_EQ(cdist(zeros({0, 3}), zeros({2, 3})).sizes(), IntArrayRef({0, 2}));
+  // p = 0 counts the differing coordinates.
+  EXPECT_EQ(cdist(tensor({0.f, 1.f, 2.f}).reshape({1, 3}), zeros({1, 3}), 0).item<float>(), 2.0f);
+  // One variable gives a 0-dim covariance; integers give floats.
+  EXPECT_EQ(cov(tensor({1, 2, 3, 4})).dim(), 0);
+  EXPECT_NEAR(cov(tensor({1, 2, 3, 4})).item<float>(), 5.0f / 3.0f, 1e-6);
+  EXPECT_EQ(corrcoef(tensor({1.0, 2.0, 4.0})).item<double>(), 1.0);
+  // Too few observations: a warning, then inf or NaN as PyTorch's.
+  std::string warning;
+  const WarningHandler previous =
+      set_warning_handler([&](const std::string& message) { warning = message; });
+  EXPECT_TRUE(std::isinf(cov(tensor({1.0, 2.0}), 2).item<double>()));
+  set_warning_handler(previous);
+  EXPECT_NE(warning.find("cov: degrees of freedom <= 0"), std::string::npos) << warning;
+}
+
 TEST(ComposedOps, AddedElementwiseDtypes) {
   EXPECT_EQ(deg2rad(tensor({180})).dtype(), kFloat32);
   EXPECT_NEAR(deg2rad(tensor({180})).item<double>(), 3.14159265, 1e-6);
@@ -257,6 +282,26 @@ TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
                           "frac: expected a floating-point tensor, got int64");
   expect_error_containing([] { logaddexp2(arange(2), arange(2)); },
                           "logaddexp2: expected a floating-point tensor, got int64");
+  expect_error_containing([] { cdist(zeros({3}), zeros({2, 3})); },
+                          "cdist: expected x1 and x2 of at least 2 dims, got shapes [3] and [2, 3]");
+  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 4})); },
+                          "cdist: expected x1 and x2 with as many columns");
+  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 3}), -1); },
+                          "cdist: p must be non-negative, got -1");
+  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 3}), 2, 3); },
+                          "cdist: compute_mode must be 0 or unset");
+  expect_error_containing([] { cdist(arange(4).reshape({2, 2}), zeros({2, 2})); },
+                          "cdist: expected floating-point tensors, got int64 and float32");
+  expect_error_containing([] { cov(zeros({2, 2, 2})); },
+                          "cov: expected an input of at most 2 dims, got shape [2, 2, 2]");
+  expect_error_containing([] { cov(zeros({2, 3}), 1, ones({3})); },
+                          "cov: fweights must be integers, got float32");
+  expect_error_containing([] { cov(zeros({2, 3}), 1, tensor({1, -1, 1})); },
+                          "cov: fweights must be non-negative");
+  expect_error_containing([] { cov(zeros({2, 3}), 1, {}, ones({2})); },
+                          "cov: expected aweights of one dim with the 3 observations, got shape [2]");
+  expect_error_containing([] { cov(zeros({2, 3}), 1, {}, zeros({3})); },
+                          "cov: the weights sum to zero");
 }
 
 }  // namespace

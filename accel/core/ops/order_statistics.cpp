@@ -122,7 +122,7 @@ std::tuple<Tensor, Tensor> mode(const Tensor& a, int64_t dim, bool keepdim) {
   DimVector edge_sizes(sorted.sizes());
   edge_sizes.back() = 1;
   const Tensor edge = ones(edge_sizes, sorted.options().dtype(kBool));
-  const Tensor position = arange(n, kInt64);
+  const Tensor position = arange(n, TensorOptions(kInt64).device(a.device()));
   const Tensor run_start = std::get<0>(cummax(where(cat({edge, differs}, -1), position, 0), -1));
   const Tensor run_length = where(cat({differs, edge}, -1), position - run_start + 1, 0);
   // The first longest run holds the smallest of the most frequent values, and its last element
