@@ -266,6 +266,55 @@ Tensor cov(const Tensor& a, int64_t correction = 1, const Tensor& fweights = {},
 // [-1, 1].
 Tensor corrcoef(const Tensor& a);
 
+// ---- counting and searching (ops/counting.cpp, ops/search_sorted.cpp, ops/unique.cpp,
+// ops/isin.cpp). Their results carry no gradient. ----
+// The number of occurrences of each value 0..max(input) of a 1-D non-negative integer tensor
+// (at least minlength bins), int64; with 1-D weights of input's length, the sum of the weights
+// landing in each bin instead: float32 for float32 weights, float64 for any other dtype.
+Tensor bincount(const Tensor& input, const Tensor& weights = {}, int64_t minlength = 0);
+// A histogram of a floating tensor's elements in `bins` equal-width bins over [min, max] (the
+// elements' own min and max when min == max, widened by 1 each way if still equal), in input's
+// dtype; elements outside the range are ignored and max itself goes in the last bin.
+Tensor histc(const Tensor& input, int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0);
+// The number of nonzero elements over dims (all dims when empty), int64.
+Tensor count_nonzero(const Tensor& input, IntArrayRef dims = {});
+// For each value, the index in the last dim of sorted_sequence where inserting it keeps the
+// order: the first such index (side "left") or the last ("right", or right = true). A 1-D
+// sequence serves values of any shape; otherwise the sequence and the values share all but their
+// last dim. sorter, int64 of the sequence's shape, gives the order of an unsorted sequence (as
+// argsort would). Int64 positions, or int32 with out_int32; a NaN value goes past the end.
+Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const Tensor& sorter = {});
+Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& value, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const Tensor& sorter = {});
+// The bucket of each input element among 1-D sorted boundaries: searchsorted(boundaries, input).
+Tensor bucketize(const Tensor& input, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+Tensor bucketize(const Scalar& input, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+// The distinct elements of input in ascending order, 1-D (or, with dim, the distinct slices
+// along dim, in lexicographic order), each NaN distinct; the inverse (the index of each
+// element's or slice's unique one, input's shape or input.size(dim)) and the counts, int64 and
+// empty unless asked for. The result is sorted whatever `sorted` says.
+std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& input, bool sorted = true,
+                                          bool return_inverse = false, bool return_counts = false,
+                                          std::optional<int64_t> dim = std::nullopt);
+// unique over runs of equal consecutive elements (or slices along dim) only, in input's order.
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& input,
+                                                      bool return_inverse = false,
+                                                      bool return_counts = false,
+                                                      std::optional<int64_t> dim = std::nullopt);
+// Whether each element equals one of test_elements (a bool tensor of elements' shape; NaN is in
+// nothing), or does not with invert. assume_unique changes nothing but is accepted.
+Tensor isin(const Tensor& elements, const Tensor& test_elements, bool assume_unique = false,
+            bool invert = false);
+Tensor isin(const Tensor& elements, const Scalar& test_element, bool assume_unique = false,
+            bool invert = false);
+Tensor isin(const Scalar& element, const Tensor& test_elements, bool assume_unique = false,
+            bool invert = false);
+
 // ---- norms (ops/norm.cpp) ----
 // The p-norm over `dims` (all dims when empty): p = 2 by default, also 1, 0 (the count of
 // nonzeros), inf, -inf and any other real p. Floating inputs.

@@ -296,6 +296,15 @@ class Tensor {
                      std::string_view interpolation = "linear") const;
   Tensor nanquantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt,
                      bool keepdim = false, std::string_view interpolation = "linear") const;
+  Tensor bincount(const Tensor& weights = {}, int64_t minlength = 0) const;
+  Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
+  Tensor count_nonzero(IntArrayRef dims = {}) const;
+  std::tuple<Tensor, Tensor, Tensor> unique(bool sorted = true, bool return_inverse = false,
+                                            bool return_counts = false,
+                                            std::optional<int64_t> dim = std::nullopt) const;
+  std::tuple<Tensor, Tensor, Tensor> unique_consecutive(
+      bool return_inverse = false, bool return_counts = false,
+      std::optional<int64_t> dim = std::nullopt) const;
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
 
