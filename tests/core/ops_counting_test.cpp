@@ -70,6 +70,17 @@ const std::vector<OpCase> kCountingCases = {
      [](const V& x) { return std::get<0>(unique_consecutive(x[0], false, false, 0)); }},
     {"isin", [](const V& x) { return isin(x[0], x[1]); }},
     {"isin_invert", [](const V& x) { return isin(x[0] * 0.5, x[1] * 0.5, false, true); }},
+    {"bincount_long", [](const V& x) { return bincount(x[0]); }},
+    {"histc_long", [](const V& x) { return histc(x[0], 13, -2, 2); }, kFloat32Only},
+    {"searchsorted_batched_ties_left",
+     [](const V& x) { return searchsorted(sorted_last(x[0]), x[1]); }},
+    {"searchsorted_batched_ties_right",
+     [](const V& x) { return searchsorted(sorted_last(x[0]), x[1], false, true); }},
+    {"unique_long_inverse", [](const V& x) { return std::get<1>(unique(x[0], true, true)); }},
+    {"unique_long_counts", [](const V& x) { return std::get<2>(unique(x[0], true, false, true)); }},
+    {"unique_dim0_long_inverse",
+     [](const V& x) { return std::get<1>(unique(x[0], true, true, false, 0)); }},
+    {"isin_long", [](const V& x) { return isin(x[0], x[1]); }},
 };
 
 ACCEL_OP_TEST_SUITE(CountingOps, "ops_counting.json", kCountingCases);

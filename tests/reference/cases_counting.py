@@ -66,4 +66,21 @@ CASES = {
     "isin": Case(torch.isin, [S(3, 4, domain="int:0:8"), S(5, domain="int:0:8")], grad=False),
     "isin_invert": Case(lambda a, b: torch.isin(a * 0.5, b * 0.5, invert=True),
                         [S(2, 5, domain="int:0:8"), S(2, 2, domain="int:0:8")], grad=False),
+    # Longer inputs with many ties (appended so the cases above keep their draws).
+    "bincount_long": Case(torch.bincount, [S(500, domain="int:0:37")], grad=False),
+    "histc_long": Case(lambda a: torch.histc(a, bins=13, min=-2, max=2), [S(400)], grad=False),
+    "searchsorted_batched_ties_left":
+        Case(lambda s, v: torch.searchsorted(sorted_last(s), v),
+             [S(3, 20, domain="int:0:6"), S(3, 15, domain="int:-1:7")], grad=False),
+    "searchsorted_batched_ties_right":
+        Case(lambda s, v: torch.searchsorted(sorted_last(s), v, right=True),
+             [S(3, 20, domain="int:0:6"), S(3, 15, domain="int:-1:7")], grad=False),
+    "unique_long_inverse": Case(lambda a: torch.unique(a, return_inverse=True)[1],
+                                [S(300, domain="int:0:40")], grad=False),
+    "unique_long_counts": Case(lambda a: torch.unique(a, return_counts=True)[1],
+                               [S(300, domain="int:0:40")], grad=False),
+    "unique_dim0_long_inverse": Case(lambda a: torch.unique(a, dim=0, return_inverse=True)[1],
+                                     [S(40, 4, domain="int:0:2")], grad=False),
+    "isin_long": Case(torch.isin, [S(100, domain="int:0:60"), S(40, domain="int:0:60")],
+                      grad=False),
 }
