@@ -32,6 +32,10 @@ struct Accel {
   static accel::Tensor matmul(const accel::Tensor& a, const accel::Tensor& b) {
     return accel::matmul(a, b);
   }
+  static auto unique(const accel::Tensor& x) { return accel::unique(x, true, true, true); }
+  static accel::Tensor searchsorted(const accel::Tensor& sorted, const accel::Tensor& values) {
+    return accel::searchsorted(sorted, values);
+  }
   static accel::Tensor cross_entropy(const accel::Tensor& logits, const accel::Tensor& target) {
     return accel::nn::functional::cross_entropy(logits, target);
   }

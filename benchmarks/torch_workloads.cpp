@@ -32,6 +32,10 @@ struct LibTorch {
   static torch::Tensor matmul(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::matmul(a, b);
   }
+  static auto unique(const torch::Tensor& x) { return torch::_unique2(x, true, true, true); }
+  static torch::Tensor searchsorted(const torch::Tensor& sorted, const torch::Tensor& values) {
+    return torch::searchsorted(sorted, values);
+  }
   static torch::Tensor cross_entropy(const torch::Tensor& logits, const torch::Tensor& target) {
     return torch::nn::functional::cross_entropy(logits, target);
   }

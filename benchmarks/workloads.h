@@ -3,8 +3,9 @@
 // identical workloads (small-op overhead of a + b with and without autograd recording, matmul
 // GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
 // on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
-// small CNN's training step, an LSTM and multi-head attention, topk and cumsum). No accel, Eigen or
-// Torch headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
+// small CNN's training step, an LSTM and multi-head attention, topk, cumsum, sort, unique and
+// searchsorted). No accel, Eigen or Torch headers here: the adapters live in
+// accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -149,6 +150,10 @@ inline constexpr int64_t kAttentionBatch = 32;
 inline constexpr int64_t kAttentionWidth = 256;
 inline constexpr const char* kTopk = "topk[512x1000,5]";
 inline constexpr const char* kCumsum = "cumsum[1024x1024]";
+inline constexpr const char* kSort = "sort[1M]";
+inline constexpr const char* kUnique = "unique[1M of 1000 values]";
+inline constexpr const char* kSearchsorted = "searchsorted[1M into 1000]";
+inline constexpr int64_t kSortLength = 1 << 20;
 
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
@@ -464,6 +469,41 @@ void cumsum_rows(benchmark::State& state) {
 }
 
 template <typename Lib>
+void sort_values(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randn({kSortLength});
+  for (auto _ : state) {
+    const auto sorted = std::get<0>(x.sort());
+    benchmark::DoNotOptimize(sorted.data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kSortLength));
+}
+
+// With the inverse and the counts, as a label histogram or a vocabulary needs.
+template <typename Lib>
+void unique_values(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randint(1000, kSortLength);
+  for (auto _ : state) {
+    const auto distinct = std::get<0>(Lib::unique(x));
+    benchmark::DoNotOptimize(distinct.data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kSortLength));
+}
+
+template <typename Lib>
+void searchsorted_values(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto boundaries = std::get<0>(Lib::randn({1000}).sort());
+  const auto x = Lib::randn({kSortLength});
+  for (auto _ : state) {
+    const auto positions = Lib::searchsorted(boundaries, x);
+    benchmark::DoNotOptimize(positions.data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(kSortLength));
+}
+
+template <typename Lib>
 auto small_cnn() {
   using L = Lib;
   return typename L::Sequential(
@@ -528,6 +568,9 @@ void register_workloads(const char* impl) {
   add_benchmark(kAttention, impl, Clock::WallWhenThreaded, attention_forward_backward<Lib>);
   add_benchmark(kTopk, impl, Clock::WallWhenThreaded, topk_rows<Lib>);
   add_benchmark(kCumsum, impl, Clock::WallWhenThreaded, cumsum_rows<Lib>);
+  add_benchmark(kSort, impl, Clock::WallWhenThreaded, sort_values<Lib>);
+  add_benchmark(kUnique, impl, Clock::WallWhenThreaded, unique_values<Lib>);
+  add_benchmark(kSearchsorted, impl, Clock::WallWhenThreaded, searchsorted_values<Lib>);
 }
 
 // Each implementation file registers its benchmarks; main calls these in this order.

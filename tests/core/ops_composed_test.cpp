@@ -282,26 +282,56 @@ TEST(ComposedOps, ErrorsNameTheOpAndOperands) {
                           "frac: expected a floating-point tensor, got int64");
   expect_error_containing([] { logaddexp2(arange(2), arange(2)); },
                           "logaddexp2: expected a floating-point tensor, got int64");
-  expect_error_containing([] { cdist(zeros({3}), zeros({2, 3})); },
-                          "cdist: expected x1 and x2 of at least 2 dims, got shapes [3] and [2, 3]");
-  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 4})); },
-                          "cdist: expected x1 and x2 with as many columns");
-  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 3}), -1); },
-                          "cdist: p must be non-negative, got -1");
-  expect_error_containing([] { cdist(zeros({2, 3}), zeros({2, 3}), 2, 3); },
-                          "cdist: compute_mode must be 0 or unset");
-  expect_error_containing([] { cdist(arange(4).reshape({2, 2}), zeros({2, 2})); },
-                          "cdist: expected floating-point tensors, got int64 and float32");
-  expect_error_containing([] { cov(zeros({2, 2, 2})); },
-                          "cov: expected an input of at most 2 dims, got shape [2, 2, 2]");
-  expect_error_containing([] { cov(zeros({2, 3}), 1, ones({3})); },
-                          "cov: fweights must be integers, got float32");
-  expect_error_containing([] { cov(zeros({2, 3}), 1, tensor({1, -1, 1})); },
-                          "cov: fweights must be non-negative");
-  expect_error_containing([] { cov(zeros({2, 3}), 1, {}, ones({2})); },
-                          "cov: expected aweights of one dim with the 3 observations, got shape [2]");
-  expect_error_containing([] { cov(zeros({2, 3}), 1, {}, zeros({3})); },
-                          "cov: the weights sum to zero");
+  expect_error_containing(
+      [] {
+        cdist(zeros({3}), zeros({2, 3}));
+      },
+      "cdist: expected x1 and x2 of at least 2 dims, got shapes [3] and [2, 3]");
+  expect_error_containing(
+      [] {
+        cdist(zeros({2, 3}), zeros({2, 4}));
+      },
+      "cdist: expected x1 and x2 with as many columns");
+  expect_error_containing(
+      [] {
+        cdist(zeros({2, 3}), zeros({2, 3}), -1);
+      },
+      "cdist: p must be non-negative, got -1");
+  expect_error_containing(
+      [] {
+        cdist(zeros({2, 3}), zeros({2, 3}), 2, 3);
+      },
+      "cdist: compute_mode must be 0 or unset");
+  expect_error_containing(
+      [] {
+        cdist(arange(4).reshape({2, 2}), zeros({2, 2}));
+      },
+      "cdist: expected floating-point tensors, got int64 and float32");
+  expect_error_containing(
+      [] {
+        cov(zeros({2, 2, 2}));
+      },
+      "cov: expected an input of at most 2 dims, got shape [2, 2, 2]");
+  expect_error_containing(
+      [] {
+        cov(zeros({2, 3}), 1, ones({3}));
+      },
+      "cov: fweights must be integers, got float32");
+  expect_error_containing(
+      [] {
+        cov(zeros({2, 3}), 1, tensor({1, -1, 1}));
+      },
+      "cov: fweights must be non-negative");
+  expect_error_containing(
+      [] {
+        cov(zeros({2, 3}), 1, {}, ones({2}));
+      },
+      "cov: expected aweights of one dim with the 3 observations, got shape [2]");
+  expect_error_containing(
+      [] {
+        cov(zeros({2, 3}), 1, {}, zeros({3}));
+      },
+      "cov: the weights sum to zero");
 }
 
 }  // namespace

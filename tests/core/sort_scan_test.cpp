@@ -86,6 +86,38 @@ TEST(Sort, LongRowsAndColumnsMatchAStableSort) {
   }
 }
 
+// Columns sorted whole from 256 elements on take the radix sort; sorting all but one takes the
+// comparison sort: both must give the same order for every dtype, with ties, both zeros,
+// infinities and NaN, in rows and in strided columns.
+TEST(Sort, RadixSortOrdersAsTheComparisonSort) {
+  Generator generator(11);
+  const int64_t n = 1000;
+  const Tensor grid = randint(-12, 12, {n}, kInt64, &generator).to(kFloat64) * 0.5;
+  Tensor specials = where(eq(grid, 1.0), -0.0, grid);
+  specials = where(eq(specials, 2.0), std::nan(""), specials);
+  specials = where(eq(specials, 3.0), INFINITY, where(eq(specials, -3.0), -INFINITY, specials));
+  const std::vector<std::pair<ScalarType, Tensor>> inputs = {
+      {kFloat32, specials.to(kFloat32)},
+      {kFloat64, specials},
+      {kFloat16, specials.to(kFloat16)},
+      {kBFloat16, specials.to(kBFloat16)},
+      {kInt64, randint(-3'000'000'000, 3'000'000'000, {n}, kInt64, &generator)},
+      {kInt32, randint(-70000, 70000, {n}, kInt64, &generator).to(kInt32)},
+      {kUInt8, randint(0, 256, {n}, kInt64, &generator).to(kUInt8)},
+      {kBool, randint(0, 2, {n}, kInt64, &generator).to(kBool)},
+  };
+  for (const auto& [dtype, x] : inputs) {
+    for (const bool descending : {false, true}) {
+      const Tensor whole = x.argsort(0, descending);
+      const Tensor all_but_one = std::get<1>(x.topk(n - 1, 0, descending));
+      EXPECT_TRUE(whole.narrow(0, 0, n - 1).equal(all_but_one)) << dtype << " " << descending;
+      // Strided columns: the same values down dim 0 of [n, 2].
+      const Tensor columns = stack({x, x}, 1).argsort(0, descending);
+      EXPECT_TRUE(columns.select(1, 1).equal(whole)) << dtype << " " << descending;
+    }
+  }
+}
+
 TEST(Sort, GradientsGoWhereTheValuesCameFrom) {
   Tensor x = tensor({3.0, 1.0, 2.0}).requires_grad_();
   std::get<0>(x.sort()).backward(tensor({10.0, 20.0, 30.0}));

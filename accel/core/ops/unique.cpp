@@ -47,14 +47,24 @@ std::tuple<Tensor, Tensor, Tensor> runs_of(const Tensor& a, std::optional<int64_
   NoGradGuard no_gradient;
   const Items items = items_of(a, dim, op);
   const TensorOptions index_options = TensorOptions(kInt64).device(a.device());
-  const Tensor order =
-      in_sorted_order ? lexicographic_order(items.rows) : arange(items.count, index_options);
-  const Tensor ordered = items.rows.index_select(0, order);
+  Tensor order, ordered;
+  if (!in_sorted_order) {
+    order = arange(items.count, index_options);
+    ordered = items.rows;
+  } else if (items.rows.size(1) == 1) {
+    // Single elements: one sort gives the order and the ordered items.
+    std::tie(ordered, order) = sort(items.rows, 0);
+    order = order.reshape({-1});
+  } else {
+    order = lexicographic_order(items.rows);
+    ordered = items.rows.index_select(0, order);
+  }
   // A run starts at the first item and wherever an item differs from the one before it.
   Tensor starts_run = ones({items.count}, TensorOptions(kBool).device(a.device()));
   if (items.count > 1) {
-    const Tensor differs =
-        ne(ordered.narrow(0, 1, items.count - 1), ordered.narrow(0, 0, items.count - 1)).any(1);
+    const Tensor unequal =
+        ne(ordered.narrow(0, 1, items.count - 1), ordered.narrow(0, 0, items.count - 1));
+    const Tensor differs = unequal.size(1) == 1 ? unequal.squeeze(1) : unequal.any(1);
     starts_run = cat({starts_run.narrow(0, 0, 1), differs});
   }
   const Tensor run_of = cumsum(starts_run, 0) - 1;

@@ -1,16 +1,19 @@
 // Sorting each column (o, :, i) on its own: its elements are copied out with their r, ordered
 // by value and then by r (the order a stable sort gives), and the first k r written back. When
 // k is below the column's length only those k are ordered (a partial sort, or for a few, one
-// pass that keeps the best so far). Columns are independent, so any thread count gives the same
+// pass that keeps the best so far); long columns sorted whole take a radix sort (radix_sort.h),
+// which orders them the same way. Columns are independent, so any thread count gives the same
 // result.
 #include "accel/kernels/cpu/sort.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/scan_sort_math.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/radix_sort.h"
 #include "accel/kernels/cpu/row_fold.h"
 
 namespace accel::cpu {
@@ -19,6 +22,9 @@ namespace {
 
 // Up to this many wanted elements (topk's usual k) are found in one pass instead of a sort.
 constexpr int64_t kFewWanted = 16;
+// Columns sorted whole from this length on take the radix sort, where its passes over the
+// column cost less than a comparison sort's log2(n) levels.
+constexpr int64_t kRadixMinimum = 256;
 
 template <bool Descending, typename T>
 void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
@@ -34,13 +40,20 @@ void sort_typed(const T* in, int64_t* indices, ReduceShape s, int64_t k) {
     return a.r < b.r;
   };
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, s.reduced));
+  const bool radix = k == s.reduced && s.reduced >= kRadixMinimum && s.reduced <= UINT32_MAX;
   parallel_for(0, s.outer * s.inner, grain, [&](int64_t begin, int64_t end) {
     std::vector<Entry> column;  // sized on first use: the one-pass path needs none
+    RadixScratch<RadixKey<C>> radix_scratch;
     for (int64_t c = begin; c < end; ++c) {
       const int64_t o = c / s.inner;
       const int64_t i = c % s.inner;
       const T* src = in + o * s.reduced * s.inner + i;
       int64_t* dst = indices + o * k * s.inner + i;
+      if (radix) {
+        radix_sort_column<Descending, C>(
+            s.reduced, [&](int64_t r) { return src[r * s.inner]; }, k, dst, s.inner, radix_scratch);
+        continue;
+      }
       if (k <= kFewWanted && k < s.reduced) {
         // One pass keeping the best k so far in order: an element enters only if it comes
         // before the current k-th, which most do not, so this costs about one comparison each.
