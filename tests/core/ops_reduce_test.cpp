@@ -6,12 +6,14 @@
 #include <limits>
 
 #include "support/expect_error.h"
+#include "support/gradient.h"
 #include "support/op_harness.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::grad_of;
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -186,15 +188,6 @@ const std::vector<OpCase> kReduceCases = {
 ACCEL_OP_TEST_SUITE(ReduceOps, "ops_reduce.json", kReduceCases);
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// The gradient of sum(f(x) * weights) with respect to x.
-Tensor grad_of(const std::function<Tensor(const Tensor&)>& f, const Tensor& x,
-               const Tensor& weights = {}) {
-  Tensor leaf = x.clone().requires_grad_();
-  const Tensor out = f(leaf);
-  out.backward(weights.defined() ? weights : ones_like(out));
-  return leaf.grad();
-}
 
 void expect_values(const Tensor& actual, std::initializer_list<double> expected) {
   const Tensor a = actual.to(kFloat64).contiguous();

@@ -7,23 +7,16 @@
 
 #include "accel/accel.h"
 #include "support/expect_error.h"
+#include "support/gradient.h"
 #include "support/tensor_compare.h"
 
 namespace accel {
 namespace {
 
 using testing::expect_error_containing;
+using testing::grad_of;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-// The gradient of sum(f(x) * weights) (weights: ones by default) with respect to x.
-Tensor grad_of(const std::function<Tensor(const Tensor&)>& f, const Tensor& x,
-               const Tensor& weights = {}) {
-  Tensor leaf = x.clone().requires_grad_();
-  const Tensor out = f(leaf);
-  out.backward(weights.defined() ? weights : ones_like(out));
-  return leaf.grad();
-}
 
 void expect_equal(const Tensor& actual, const Tensor& expected) {
   testing::expect_tensors_close(actual, expected, {}, "result");
