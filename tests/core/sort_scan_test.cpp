@@ -10,6 +10,7 @@
 
 #include "accel/accel.h"
 #include "support/expect_error.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
@@ -115,6 +116,25 @@ TEST(Sort, RadixSortOrdersAsTheComparisonSort) {
       const Tensor columns = stack({x, x}, 1).argsort(0, descending);
       EXPECT_TRUE(columns.select(1, 1).equal(whole)) << dtype << " " << descending;
     }
+  }
+}
+
+// A column of several radix pieces (2^16 elements each) sorts the same on one thread and on
+// several, with an uneven piece count, and as the comparison sort.
+TEST(Sort, RadixSortOfALongColumnIsTheSameOnAnyThreadCount) {
+  Generator generator(5);
+  const int64_t n = 300'000;
+  Tensor x = randint(-1000, 1000, {n}, kInt64, &generator).to(kFloat32) * 0.5;
+  x = where(eq(x, 7.0), std::nan(""), x);
+  for (const bool descending : {false, true}) {
+    Tensor by_threads[2];
+    for (const int threads : {1, 3}) {
+      const testing::ThreadCount count(threads);
+      by_threads[threads == 1 ? 0 : 1] = x.argsort(0, descending);
+    }
+    EXPECT_TRUE(by_threads[0].equal(by_threads[1])) << descending;
+    const Tensor all_but_one = std::get<1>(x.topk(n - 1, 0, descending));
+    EXPECT_TRUE(by_threads[1].narrow(0, 0, n - 1).equal(all_but_one)) << descending;
   }
 }
 
