@@ -12,15 +12,18 @@
 namespace accel::optim {
 namespace {
 
-// A loaded "step" state must be a count advance_step can continue: a finite non-negative number
-// without dimensions (a NaN or negative count would make every later bias correction wrong).
-void check_step(const Tensor& step, int64_t index, const std::string& op) {
-  const bool is_count = step.dim() == 0 && step.dtype() != kBool;
-  const double value = is_count ? step.item<double>() : 0.0;
-  ACCEL_CHECK(is_count && std::isfinite(value) && value >= 0, op,
-              "state \"step\" of parameter {} must be a non-negative number without dimensions; "
+// A loaded scalar state ("step", "mu_product") must be one an update can continue from: a finite
+// non-negative number without dimensions (a NaN or negative step count would make every later
+// bias correction wrong).
+void check_scalar_state(const std::string& key, const Tensor& value, int64_t index,
+                        const std::string& op) {
+  const bool is_number = value.dim() == 0 && value.dtype() != kBool;
+  const double number = is_number ? value.item<double>() : 0.0;
+  ACCEL_CHECK(is_number && std::isfinite(number) && number >= 0, op,
+              "state {} of parameter {} must be a non-negative number without dimensions; "
               "got {} of shape {}{}",
-              index, step.dtype(), step.sizes(), is_count ? fmt::format(" holding {}", value) : "");
+              io::quoted_for_message(key), index, value.dtype(), value.sizes(),
+              is_number ? fmt::format(" holding {}", number) : "");
 }
 
 // Whether two option sets belong to the same optimizer class (taking references keeps clang from
@@ -30,6 +33,15 @@ bool same_optimizer_class(const OptimizerOptions& a, const OptimizerOptions& b) 
 }
 
 }  // namespace
+
+bool is_scalar_state(const std::string& key) { return key == "step" || key == "mu_product"; }
+
+Tensor descent_gradient(const Tensor& param, const Tensor& grad, double grad_scale, bool maximize,
+                        double l2_weight_decay) {
+  Tensor g = grad.mul(maximize ? -grad_scale : grad_scale);
+  if (l2_weight_decay != 0) g.add_(param, l2_weight_decay);
+  return g;
+}
 
 OptimizerParamGroup::OptimizerParamGroup(const OptimizerParamGroup& other)
     : params_(other.params_),
@@ -221,8 +233,8 @@ void Optimizer::check_state_dict(const OptimizerStateDict& dict) const {
     for (const auto& [key, value] : saved_state) {
       ACCEL_CHECK(value.defined(), name_, "state {} of parameter {} is undefined",
                   io::quoted_for_message(key), index);
-      if (key == "step") {
-        check_step(value, index, name_);
+      if (is_scalar_state(key)) {
+        check_scalar_state(key, value, index, name_);
       } else {
         ACCEL_CHECK(value.sizes() == p.sizes(), name_,
                     "state {} of parameter {} has shape {} but the parameter has shape {}",
@@ -239,9 +251,9 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
   for (const auto& [index, saved_state] : dict.state) {
     const Tensor& p = params[index];
     ParamState& state = loaded[p.impl()];
-    // Step counts keep their dtype; buffers take the parameter's dtype and device.
+    // Scalar states keep their dtype; buffers take the parameter's dtype and device.
     for (const auto& [key, value] : saved_state) {
-      state[key] = key == "step" ? value.clone() : value.to(p.options(), false, true);
+      state[key] = is_scalar_state(key) ? value.clone() : value.to(p.options(), false, true);
     }
   }
   for (size_t g = 0; g < groups_.size(); ++g) {

@@ -73,6 +73,15 @@ class OptimizerParamGroup {
 // One parameter's optimizer state by name ("step", "exp_avg", "momentum_buffer", ...).
 using ParamState = std::map<std::string, Tensor>;
 
+// Whether a state key names a number without dimensions kept in float64 on the CPU ("step",
+// NAdam's "mu_product") rather than a buffer shaped like its parameter.
+bool is_scalar_state(const std::string& key);
+
+// For updates written as tensor ops: the gradient an update descends, a new tensor on the
+// parameter's device: grad * grad_scale, negated under maximize, plus l2_weight_decay * param.
+Tensor descent_gradient(const Tensor& param, const Tensor& grad, double grad_scale, bool maximize,
+                        double l2_weight_decay);
+
 // A snapshot of an optimizer (tensors cloned): parameters are numbered across groups in
 // order, as PyTorch's state_dict, so it loads into an optimizer built over other tensors.
 struct OptimizerStateDict {

@@ -14,8 +14,12 @@
 #include "accel/core/io/in_file.h"
 #include "accel/core/io/message_name.h"
 #include "accel/core/io/safetensors.h"
+#include "accel/optim/adadelta.h"
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
+#include "accel/optim/adamax.h"
+#include "accel/optim/nadam.h"
+#include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
 #include "accel/optim/sgd.h"
 
@@ -127,6 +131,45 @@ void fields(Codec& codec, AdagradOptions& o) {
   ACCEL_OPTION(eps);
   ACCEL_OPTION(maximize);
 }
+
+template <typename Codec>
+void fields(Codec& codec, AdamaxOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(betas);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, NAdamOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(betas);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(momentum_decay);
+  ACCEL_OPTION(decoupled_weight_decay);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, RAdamOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(betas);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(decoupled_weight_decay);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, AdadeltaOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(rho);
+  ACCEL_OPTION(eps);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(maximize);
+}
 #undef ACCEL_OPTION
 
 // The optimizer kinds a file can hold, named as their optimizers are (Optimizer::name()).
@@ -135,9 +178,11 @@ struct Kind {
   using Type = Options;
   const char* name;
 };
-constexpr std::tuple kKinds{Kind<SGDOptions>{"SGD"}, Kind<AdamOptions>{"Adam"},
-                            Kind<AdamWOptions>{"AdamW"}, Kind<RMSpropOptions>{"RMSprop"},
-                            Kind<AdagradOptions>{"Adagrad"}};
+constexpr std::tuple kKinds{Kind<SGDOptions>{"SGD"},          Kind<AdamOptions>{"Adam"},
+                            Kind<AdamWOptions>{"AdamW"},      Kind<RMSpropOptions>{"RMSprop"},
+                            Kind<AdagradOptions>{"Adagrad"},  Kind<AdamaxOptions>{"Adamax"},
+                            Kind<NAdamOptions>{"NAdam"},      Kind<RAdamOptions>{"RAdam"},
+                            Kind<AdadeltaOptions>{"Adadelta"}};
 
 // Calls f(kind) for each kind until one returns true; false if none did.
 template <typename F>

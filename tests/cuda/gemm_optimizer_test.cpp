@@ -373,6 +373,37 @@ TEST(CudaOptimizer, Adagrad) {
       AdagradOptions(0.1).lr_decay(0.01).weight_decay(0.1).initial_accumulator_value(0.1)));
 }
 
+// The optimizers written as tensor ops run on CUDA through the ops' kernels.
+TEST(CudaOptimizer, Adamax) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::Adamax, optim::AdamaxOptions;
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<Adamax>(AdamaxOptions(1e-2).weight_decay(0.1).maximize(true)));
+}
+
+TEST(CudaOptimizer, NAdam) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::NAdam, optim::NAdamOptions;
+  expect_same_steps_in_float32_and_float64(optimizer_with<NAdam>(NAdamOptions(1e-2)));
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<NAdam>(NAdamOptions(1e-2).weight_decay(0.1).decoupled_weight_decay(true)));
+}
+
+TEST(CudaOptimizer, RAdam) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::RAdam, optim::RAdamOptions;
+  // beta2 = 0.9 crosses the rectification switch (rho_t > 5) at step 6 of 10.
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<RAdam>(RAdamOptions(1e-2).betas({0.9, 0.9}).weight_decay(0.1)));
+}
+
+TEST(CudaOptimizer, Adadelta) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::Adadelta, optim::AdadeltaOptions;
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<Adadelta>(AdadeltaOptions(0.5).rho(0.8).weight_decay(0.1)));
+}
+
 // ---- loss scaling ----
 
 TEST(CudaLossScaling, UnscaleDividesAndFlagsNonFiniteGradients) {

@@ -1,11 +1,23 @@
 // Optimizer behaviour beyond the update formulas: argument errors, param groups, zero_grad,
 // the mixed-precision step (found_inf skip, inv_scale unscaling), state tensors and
-// load_state_dict checks.
+// load_state_dict checks; the defaults, errors and state names of the optimizers written as
+// tensor ops (Adamax, NAdam, RAdam, Adadelta).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "accel/accel.h"
+#include "accel/optim/adadelta.h"
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
+#include "accel/optim/adamax.h"
+#include "accel/optim/nadam.h"
+#include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
 #include "accel/optim/sgd.h"
 
@@ -204,6 +216,180 @@ TEST(Optimizer, StateDictIsASnapshot) {
   EXPECT_TRUE(dict.state.at(0).at("momentum_buffer").equal(saved));
   opt.param_groups()[0].options().set_lr(5.0);
   EXPECT_EQ(dict.param_groups[0].options->get_lr(), 0.1);
+}
+
+TEST(Optimizer, TensorOpOptimizersTakePyTorchsDefaults) {
+  const AdamaxOptions adamax;
+  EXPECT_EQ(adamax.lr(), 2e-3);
+  EXPECT_EQ(adamax.betas(), Betas(0.9, 0.999));
+  EXPECT_EQ(adamax.eps(), 1e-8);
+  EXPECT_EQ(adamax.weight_decay(), 0.0);
+  EXPECT_FALSE(adamax.maximize());
+  const NAdamOptions nadam;
+  EXPECT_EQ(nadam.lr(), 2e-3);
+  EXPECT_EQ(nadam.betas(), Betas(0.9, 0.999));
+  EXPECT_EQ(nadam.eps(), 1e-8);
+  EXPECT_EQ(nadam.momentum_decay(), 4e-3);
+  EXPECT_FALSE(nadam.decoupled_weight_decay());
+  EXPECT_FALSE(nadam.maximize());
+  const RAdamOptions radam;
+  EXPECT_EQ(radam.lr(), 1e-3);
+  EXPECT_EQ(radam.betas(), Betas(0.9, 0.999));
+  EXPECT_EQ(radam.eps(), 1e-8);
+  EXPECT_FALSE(radam.decoupled_weight_decay());
+  const AdadeltaOptions adadelta;
+  EXPECT_EQ(adadelta.lr(), 1.0);
+  EXPECT_EQ(adadelta.rho(), 0.9);
+  EXPECT_EQ(adadelta.eps(), 1e-6);
+  EXPECT_EQ(adadelta.weight_decay(), 0.0);
+  EXPECT_FALSE(adadelta.maximize());
+  // Schedulers cycle beta1 where there are betas, as PyTorch's.
+  EXPECT_EQ(NAdamOptions().get_momentum(), 0.9);
+  EXPECT_EQ(AdadeltaOptions().get_momentum(), std::nullopt);
+}
+
+TEST(Optimizer, TensorOpOptimizersNameTheInvalidOption) {
+  Tensor p = param({1.0, 2.0});
+  expect_error([&] { Adamax({p}, AdamaxOptions(-1)); }, "Adamax: invalid learning rate: -1");
+  expect_error(
+      [&] {
+        Adamax({p}, AdamaxOptions().betas({0.9, 1.0}));
+      },
+      "Adamax: invalid beta2: 1 (expected in [0, 1))");
+  expect_error([&] { NAdam({p}, NAdamOptions().betas({1.0, 0.9})); }, "NAdam: invalid beta1: 1");
+  expect_error([&] { NAdam({p}, NAdamOptions().momentum_decay(-0.1)); },
+               "NAdam: invalid momentum_decay: -0.1 (expected >= 0)");
+  expect_error([&] { RAdam({p}, RAdamOptions().eps(-1e-8)); }, "RAdam: invalid epsilon: -1e-08");
+  expect_error([&] { RAdam({p}, RAdamOptions().weight_decay(-1)); },
+               "RAdam: invalid weight_decay: -1");
+  expect_error([&] { Adadelta({p}, AdadeltaOptions().rho(1.5)); },
+               "Adadelta: invalid rho: 1.5 (expected in [0, 1])");
+  expect_error([&] { Adadelta({p}, AdadeltaOptions().rho(-0.5)); }, "Adadelta: invalid rho: -0.5");
+  expect_error([&] { Adadelta({p}, AdadeltaOptions(-0.1)); },
+               "Adadelta: invalid learning rate: -0.1");
+  // PyTorch accepts rho = 1 (the averages then stay zero).
+  EXPECT_NO_THROW(Adadelta({p}, AdadeltaOptions().rho(1.0)));
+}
+
+// The state keys after two steps on a float32 parameter, each checked for its dtype: buffers
+// take the parameter's, "step" and "mu_product" are float64 numbers.
+template <typename Opt, typename Options>
+std::vector<std::string> state_keys_after_two_steps(const Options& options) {
+  Tensor p = tensor({1.0f, -2.0f}).requires_grad_();
+  Opt opt({p}, options);
+  for (int i = 0; i < 2; ++i) {
+    opt.zero_grad();
+    backward_square(p);
+    opt.step();
+  }
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : opt.state(p)) {
+    if (is_scalar_state(key)) {
+      EXPECT_EQ(value.dtype(), kFloat64) << key;
+      EXPECT_EQ(value.dim(), 0) << key;
+    } else {
+      EXPECT_EQ(value.dtype(), kFloat32) << key;
+      EXPECT_EQ(value.sizes(), p.sizes()) << key;
+    }
+    keys.push_back(key);
+  }
+  EXPECT_EQ(opt.state(p).at("step").template item<double>(), 2.0);
+  return keys;
+}
+
+TEST(Optimizer, TensorOpOptimizersKeepPyTorchsStateNames) {
+  using Keys = std::vector<std::string>;
+  EXPECT_EQ(state_keys_after_two_steps<Adamax>(AdamaxOptions()),
+            (Keys{"exp_avg", "exp_inf", "step"}));
+  EXPECT_EQ(state_keys_after_two_steps<NAdam>(NAdamOptions()),
+            (Keys{"exp_avg", "exp_avg_sq", "mu_product", "step"}));
+  EXPECT_EQ(state_keys_after_two_steps<RAdam>(RAdamOptions()),
+            (Keys{"exp_avg", "exp_avg_sq", "step"}));
+  EXPECT_EQ(state_keys_after_two_steps<Adadelta>(AdadeltaOptions()),
+            (Keys{"acc_delta", "square_avg", "step"}));
+}
+
+// mu_product is the product of every step's momentum coefficient
+// mu_t = beta1 * (1 - 0.5 * 0.96^(t * momentum_decay)).
+TEST(Optimizer, NAdamMuProductMultipliesEachStepsMomentumCoefficient) {
+  Tensor p = param({1.0, -2.0});
+  NAdam opt({p}, NAdamOptions(0.1).betas({0.8, 0.9}).momentum_decay(0.5));
+  double expected = 1.0;
+  for (int t = 1; t <= 3; ++t) {
+    opt.zero_grad();
+    backward_square(p);
+    opt.step();
+    expected *= 0.8 * (1 - 0.5 * std::pow(0.96, t * 0.5));
+    EXPECT_DOUBLE_EQ(opt.state(p).at("mu_product").item<double>(), expected) << "step " << t;
+  }
+}
+
+TEST(Optimizer, LoadStateDictKeepsAndChecksNAdamsMuProduct) {
+  Tensor p = tensor({1.0f, 2.0f}).requires_grad_();
+  NAdam source({p});
+  backward_square(p);
+  source.step();
+  OptimizerStateDict dict = source.state_dict();
+  const double mu_product = dict.state.at(0).at("mu_product").item<double>();
+
+  NAdam loaded({tensor({1.0f, 2.0f}).requires_grad_()});
+  loaded.load_state_dict(dict);
+  const Tensor& restored = loaded.state(loaded.param_groups()[0].params()[0]).at("mu_product");
+  EXPECT_EQ(restored.dtype(), kFloat64);  // not narrowed to the parameter's float32
+  EXPECT_EQ(restored.item<double>(), mu_product);
+
+  dict.state[0]["mu_product"] = tensor({0.5, 0.5});
+  expect_error([&] { loaded.load_state_dict(dict); },
+               "NAdam: state \"mu_product\" of parameter 0 must be a non-negative number "
+               "without dimensions");
+  dict.state[0]["mu_product"] = scalar_tensor(-0.5, kFloat64);
+  expect_error([&] { loaded.load_state_dict(dict); }, "holding -0.5");
+}
+
+// Gradient unscaling, maximize and weight decay compose in the tensor-op updates as in the
+// fused ones: a loss scaled by 8 stepped with inv_scale 1/8 equals a plain step.
+TEST(Optimizer, TensorOpOptimizersUnscaleGradientsInsideTheUpdate) {
+  using Make = std::function<std::unique_ptr<Optimizer>(const Tensor&)>;
+  const std::vector<std::pair<std::string, Make>> makers = {
+      {"Adamax",
+       [](const Tensor& p) {
+         return std::make_unique<Adamax>(std::vector<Tensor>{p},
+                                         AdamaxOptions(0.1).weight_decay(0.1).maximize(true));
+       }},
+      {"NAdam",
+       [](const Tensor& p) {
+         return std::make_unique<NAdam>(
+             std::vector<Tensor>{p},
+             NAdamOptions(0.1).weight_decay(0.1).decoupled_weight_decay(true));
+       }},
+      {"RAdam",
+       [](const Tensor& p) {
+         return std::make_unique<RAdam>(std::vector<Tensor>{p},
+                                        RAdamOptions(0.1).betas({0.9, 0.9}).weight_decay(0.1));
+       }},
+      {"Adadelta",
+       [](const Tensor& p) {
+         return std::make_unique<Adadelta>(std::vector<Tensor>{p},
+                                           AdadeltaOptions().weight_decay(0.1).maximize(true));
+       }},
+  };
+  for (const auto& [name, make] : makers) {
+    SCOPED_TRACE(name);
+    Tensor plain = param({1.0, -2.0, 0.5});
+    Tensor scaled = param({1.0, -2.0, 0.5});
+    auto plain_opt = make(plain);
+    auto scaled_opt = make(scaled);
+    for (int i = 0; i < 8; ++i) {
+      plain_opt->zero_grad();
+      backward_square(plain);
+      plain_opt->step();
+      scaled_opt->zero_grad();
+      backward_square(scaled, 8.0);
+      scaled_opt->step(scalar_tensor(0.0, kFloat32), scalar_tensor(0.125, kFloat32));
+    }
+    EXPECT_TRUE(plain.allclose(scaled, 1e-15, 0.0));
+    EXPECT_FALSE(plain.equal(tensor({1.0, -2.0, 0.5})));
+  }
 }
 
 }  // namespace

@@ -12,8 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "accel/accel.h"
+#include "accel/optim/adadelta.h"
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
+#include "accel/optim/adamax.h"
+#include "accel/optim/nadam.h"
+#include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
 #include "accel/optim/sgd.h"
 
@@ -74,6 +78,38 @@ const std::map<std::string, Factory>& factories() {
            AdagradOptions(0.1).lr_decay(0.1).weight_decay(0.1).initial_accumulator_value(0.5).eps(
                1e-8))},
       {"adagrad_maximize", single<Adagrad>(AdagradOptions(0.1).maximize(true))},
+      {"adamax_default", single<Adamax>(AdamaxOptions(0.1))},
+      {"adamax_weight_decay",
+       single<Adamax>(AdamaxOptions(0.1).betas({0.8, 0.99}).eps(1e-6).weight_decay(0.1))},
+      {"adamax_maximize", single<Adamax>(AdamaxOptions(0.05).maximize(true))},
+      {"adamax_param_groups",
+       two_groups<Adamax>(AdamaxOptions(0.1), AdamaxOptions(0.01).betas({0.5, 0.9}))},
+      {"nadam_default", single<NAdam>(NAdamOptions(0.1))},
+      {"nadam_weight_decay",
+       single<NAdam>(
+           NAdamOptions(0.1).betas({0.8, 0.99}).eps(1e-6).weight_decay(0.1).momentum_decay(0.01))},
+      {"nadam_decoupled_weight_decay_maximize",
+       single<NAdam>(
+           NAdamOptions(0.05).weight_decay(0.5).decoupled_weight_decay(true).maximize(true))},
+      {"nadam_param_groups",
+       two_groups<NAdam>(NAdamOptions(0.1),
+                         NAdamOptions(0.01).betas({0.5, 0.9}).momentum_decay(0.1))},
+      {"radam_default", single<RAdam>(RAdamOptions(0.1).betas({0.9, 0.9}))},
+      {"radam_weight_decay",
+       single<RAdam>(RAdamOptions(0.1).betas({0.8, 0.8}).eps(1e-6).weight_decay(0.1))},
+      {"radam_decoupled_weight_decay_maximize", single<RAdam>(RAdamOptions(0.05)
+                                                                  .betas({0.9, 0.9})
+                                                                  .weight_decay(0.5)
+                                                                  .decoupled_weight_decay(true)
+                                                                  .maximize(true))},
+      {"radam_param_groups",
+       two_groups<RAdam>(RAdamOptions(0.1), RAdamOptions(0.01).betas({0.5, 0.7}))},
+      {"adadelta_default", single<Adadelta>(AdadeltaOptions())},
+      {"adadelta_weight_decay",
+       single<Adadelta>(AdadeltaOptions(0.5).rho(0.8).eps(1e-4).weight_decay(0.1))},
+      {"adadelta_maximize", single<Adadelta>(AdadeltaOptions(0.5).maximize(true))},
+      {"adadelta_param_groups",
+       two_groups<Adadelta>(AdadeltaOptions(1.0).rho(0.95), AdadeltaOptions(0.1).rho(0.5))},
   };
   return table;
 }

@@ -102,6 +102,29 @@ TEST(OptimizerStateFile, AdagradResumesExactly) {
                           AdagradOptions(0.05).initial_accumulator_value(0.1).weight_decay(0.01)));
 }
 
+TEST(OptimizerStateFile, AdamaxResumesExactly) {
+  expect_exact_resume(two_groups<Adamax>(AdamaxOptions(0.02).weight_decay(0.1),
+                                         AdamaxOptions(0.05).betas({0.8, 0.9}).maximize(true)));
+}
+
+TEST(OptimizerStateFile, NAdamResumesExactly) {
+  expect_exact_resume(two_groups<NAdam>(
+      NAdamOptions(0.02).momentum_decay(0.1),
+      NAdamOptions(0.05).eps(1e-6).weight_decay(0.1).decoupled_weight_decay(true)));
+}
+
+// beta2 = 0.9 crosses the rectification switch at step 6, after the reload.
+TEST(OptimizerStateFile, RAdamResumesExactly) {
+  expect_exact_resume(two_groups<RAdam>(
+      RAdamOptions(0.02).betas({0.9, 0.9}),
+      RAdamOptions(0.05).betas({0.8, 0.9}).weight_decay(0.1).decoupled_weight_decay(true)));
+}
+
+TEST(OptimizerStateFile, AdadeltaResumesExactly) {
+  expect_exact_resume(two_groups<Adadelta>(AdadeltaOptions(0.5).rho(0.8),
+                                           AdadeltaOptions().eps(1e-4).weight_decay(0.1)));
+}
+
 TEST(OptimizerStateFile, KeepsEveryOptionAndInitialLr) {
   ScratchDir dir;
   const std::vector<Tensor> params = initial_params();

@@ -51,6 +51,35 @@ CASES = {
         O.Adagrad, None,
         dict(lr=0.1, lr_decay=0.1, weight_decay=0.1, initial_accumulator_value=0.5, eps=1e-8)),
     "adagrad_maximize": (O.Adagrad, None, dict(lr=0.1, maximize=True)),
+    "adamax_default": (O.Adamax, None, dict(lr=0.1)),
+    "adamax_weight_decay": (
+        O.Adamax, None, dict(lr=0.1, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1)),
+    "adamax_maximize": (O.Adamax, None, dict(lr=0.05, maximize=True)),
+    "adamax_param_groups": (O.Adamax, [{}, dict(lr=0.01, betas=(0.5, 0.9))], dict(lr=0.1)),
+    "nadam_default": (O.NAdam, None, dict(lr=0.1)),
+    "nadam_weight_decay": (
+        O.NAdam, None,
+        dict(lr=0.1, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1, momentum_decay=0.01)),
+    "nadam_decoupled_weight_decay_maximize": (
+        O.NAdam, None, dict(lr=0.05, weight_decay=0.5, decoupled_weight_decay=True, maximize=True)),
+    "nadam_param_groups": (
+        O.NAdam, [{}, dict(lr=0.01, betas=(0.5, 0.9), momentum_decay=0.1)], dict(lr=0.1)),
+    # rho_t exceeds 5 from step 6 (beta2 0.9, 0.999), 7 (0.8) or 10 (0.7): every case crosses
+    # the rectification switch within its 10 steps.
+    "radam_default": (O.RAdam, None, dict(lr=0.1, betas=(0.9, 0.9))),
+    "radam_weight_decay": (
+        O.RAdam, None, dict(lr=0.1, betas=(0.8, 0.8), eps=1e-6, weight_decay=0.1)),
+    "radam_decoupled_weight_decay_maximize": (
+        O.RAdam, None,
+        dict(lr=0.05, betas=(0.9, 0.9), weight_decay=0.5, decoupled_weight_decay=True,
+             maximize=True)),
+    "radam_param_groups": (O.RAdam, [{}, dict(lr=0.01, betas=(0.5, 0.7))], dict(lr=0.1)),
+    "adadelta_default": (O.Adadelta, None, dict()),
+    "adadelta_weight_decay": (
+        O.Adadelta, None, dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1)),
+    "adadelta_maximize": (O.Adadelta, None, dict(lr=0.5, maximize=True)),
+    "adadelta_param_groups": (
+        O.Adadelta, [{}, dict(lr=0.1, rho=0.5)], dict(lr=1.0, rho=0.95)),
 }
 
 
