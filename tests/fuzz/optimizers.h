@@ -44,6 +44,12 @@ inline std::vector<NamedOptimizer> fresh_optimizers() {
       {"rmsprop", two_groups<RMSprop>(RMSpropOptions(1e-2).centered(true).momentum(0.5),
                                       RMSpropOptions(1e-3))},
       {"adagrad", two_groups<Adagrad>(AdagradOptions(1e-2), AdagradOptions(1e-1).lr_decay(0.1))},
+      {"adamax", two_groups<Adamax>(AdamaxOptions(), AdamaxOptions(1e-1).maximize(true))},
+      {"nadam",
+       two_groups<NAdam>(NAdamOptions(),
+                         NAdamOptions(1e-1).weight_decay(0.1).decoupled_weight_decay(true))},
+      {"radam", two_groups<RAdam>(RAdamOptions(), RAdamOptions(1e-2).betas({0.8, 0.9}))},
+      {"adadelta", two_groups<Adadelta>(AdadeltaOptions(), AdadeltaOptions(0.5).rho(0.8))},
   };
 }
 
