@@ -12,10 +12,14 @@
 
 #include "accel/accel.h"
 #include "accel/optim/adam.h"
+#include "accel/optim/schedulers/constant_lr.h"
 #include "accel/optim/schedulers/cosine_annealing_lr.h"
+#include "accel/optim/schedulers/cosine_annealing_warm_restarts.h"
 #include "accel/optim/schedulers/lambda_lr.h"
 #include "accel/optim/schedulers/linear_lr.h"
+#include "accel/optim/schedulers/multiplicative_lr.h"
 #include "accel/optim/schedulers/one_cycle_lr.h"
+#include "accel/optim/schedulers/polynomial_lr.h"
 #include "accel/optim/schedulers/reduce_lr_on_plateau.h"
 #include "accel/optim/schedulers/sequential_lr.h"
 #include "accel/optim/schedulers/step_lr.h"
@@ -113,6 +117,31 @@ const std::map<std::string, Case>& cases() {
                      .threshold(0.1)
                      .threshold_mode(Plateau::ThresholdMode::Abs)));
         }}},
+      {"constant_lr",
+       {false, [](auto o) { return drive(std::make_shared<ConstantLR>(o, 0.4, 9)); }}},
+      {"polynomial_lr",
+       {false, [](auto o) { return drive(std::make_shared<PolynomialLR>(o, 50, 1.7)); }}},
+      {"multiplicative_lr",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<MultiplicativeLR>(
+              o, [](int64_t e) { return e % 3 != 0 ? 0.99 : 0.9; }));
+        }}},
+      {"multiplicative_lr_per_group",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<MultiplicativeLR>(
+              o, std::vector<MultiplicativeLR::Lambda>{
+                     [](int64_t) { return 0.97; },
+                     [](int64_t e) { return 1.0 - 0.002 * static_cast<double>(e); }}));
+        }}},
+      {"cosine_annealing_warm_restarts",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<CosineAnnealingWarmRestarts>(o, 7, 2, 0.001));
+        }}},
+      {"cosine_annealing_warm_restarts_t_mult_1",
+       {false, [](auto o) { return drive(std::make_shared<CosineAnnealingWarmRestarts>(o, 10)); }}},
   };
   return table;
 }
@@ -199,6 +228,60 @@ TEST(LRScheduler, StateDictRoundTripContinuesTheSequence) {
   }
 }
 
+// step(epoch) with fractional epochs, period starts and jumps back, against PyTorch's rates,
+// last_epoch, T_cur and T_i after each.
+TEST(LRScheduler, CosineAnnealingWarmRestartsStepsToEpochs) {
+  const nlohmann::json& expected = fixture()["cosine_annealing_warm_restarts_epochs"];
+  const auto epochs = expected["epochs"].get<std::vector<double>>();
+  auto opt = make_optimizer(false);
+  CosineAnnealingWarmRestarts scheduler(opt, 7, 2, 0.001);
+  for (size_t i = 0; i < epochs.size(); ++i) {
+    SCOPED_TRACE(epochs[i]);
+    scheduler.step(epochs[i]);
+    const auto row = expected["rows"][i].get<std::vector<double>>();
+    const std::vector<double> got = {scheduler.get_last_lr()[0], scheduler.get_last_lr()[1],
+                                     static_cast<double>(scheduler.last_epoch()), scheduler.T_cur(),
+                                     static_cast<double>(scheduler.T_i())};
+    for (size_t k = 0; k < row.size(); ++k) {
+      EXPECT_LE(std::abs(got[k] - row[k]), 1e-10 * std::abs(row[k]) + 1e-300)
+          << "value " << k << ": " << got[k] << " vs PyTorch " << row[k];
+    }
+  }
+  // Stepping on after an explicit epoch continues from it.
+  scheduler.step(10.5);
+  scheduler.step();
+  EXPECT_EQ(scheduler.last_epoch(), 11);
+  EXPECT_DOUBLE_EQ(scheduler.T_cur(), 4.5);
+}
+
+TEST(LRScheduler, CosineAnnealingWarmRestartsStateErrors) {
+  auto opt = make_optimizer(false);
+  CosineAnnealingWarmRestarts scheduler(opt, 3, 2);
+  for (int i = 0; i < 5; ++i) scheduler.step();
+  const LRSchedulerState saved = scheduler.state_dict();
+  EXPECT_EQ(saved.values.at("T_cur"), 2.0);
+  EXPECT_EQ(saved.values.at("T_i"), 6.0);
+  const auto expect_error = [&](LRSchedulerState state, const std::string& message) {
+    try {
+      scheduler.load_state_dict(state);
+      ADD_FAILURE() << "expected: " << message;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(scheduler.T_cur(), 2.0);
+    EXPECT_EQ(scheduler.T_i(), 6);
+  };
+  LRSchedulerState missing = saved;
+  missing.values.erase("T_i");
+  expect_error(missing, "CosineAnnealingWarmRestarts: the state has no 'T_i'");
+  LRSchedulerState fractional_period = saved;
+  fractional_period.values["T_i"] = 2.5;
+  expect_error(fractional_period, "the state's 'T_i' must be a whole number");
+  LRSchedulerState infinite = saved;
+  infinite.values["T_cur"] = INFINITY;
+  expect_error(infinite, "the state's 'T_cur' must be finite, got inf");
+}
+
 // A state whose last child is bad is rejected whole: neither the SequentialLR's own counters
 // nor its first child's change.
 TEST(LRScheduler, SequentialLRLoadsAllOrNothing) {
@@ -255,6 +338,33 @@ TEST(LRScheduler, InconsistentArgumentsAreErrors) {
   EXPECT_THROW(OneCycleLR(opt, 0.1, 10, OneCycle().pct_start(1.5)), Error);
   EXPECT_THROW(SequentialLR(opt, {std::make_shared<StepLR>(opt, 3)}, {5}), Error);
   EXPECT_THROW(LambdaLR(opt, std::vector<LambdaLR::Lambda>{[](int64_t) { return 1.0; }}), Error);
+  const auto expect_error = [](const std::function<void()>& make, const std::string& message) {
+    try {
+      make();
+      ADD_FAILURE() << "expected: " << message;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  };
+  expect_error([&] { ConstantLR(opt, 1.5); }, "ConstantLR: factor must be in [0, 1], got 1.5");
+  expect_error([&] { ConstantLR(opt, -0.1); }, "ConstantLR: factor must be in [0, 1], got -0.1");
+  expect_error(
+      [&] {
+        MultiplicativeLR(opt, std::vector<MultiplicativeLR::Lambda>{[](int64_t) { return 1.0; }});
+      },
+      "MultiplicativeLR: got 1 lr_lambdas for 2 parameter groups");
+  expect_error([&] { CosineAnnealingWarmRestarts(opt, 0); },
+               "CosineAnnealingWarmRestarts: T_0 must be a positive integer, got 0");
+  expect_error([&] { CosineAnnealingWarmRestarts(opt, 5, 0); },
+               "CosineAnnealingWarmRestarts: T_mult must be an integer >= 1, got 0");
+  expect_error([&] { CosineAnnealingWarmRestarts(opt, 5).step(-1.0); },
+               "CosineAnnealingWarmRestarts: epoch must be in [0, 9007199254740992], got -1");
+  // As PyTorch's division by zero: a zero factor cannot restore the base rates.
+  ConstantLR zero_factor(opt, 0.0, 2);
+  zero_factor.step();
+  EXPECT_EQ(zero_factor.get_last_lr()[0], 0.0);
+  expect_error([&] { zero_factor.step(); },
+               "ConstantLR: factor 0 cannot restore the base rates at total_iters 2");
   auto adagrad_like = make_optimizer(false);
   OneCycleLR short_cycle(adagrad_like, 0.1, 2);
   short_cycle.step();

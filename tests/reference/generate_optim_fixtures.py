@@ -113,7 +113,20 @@ SCHEDULERS = {
         O.SGD,
         lambda o: S.ReduceLROnPlateau(o, mode="max", factor=0.3, patience=2, threshold=0.1,
                                       threshold_mode="abs")),
+    "constant_lr": (O.SGD, lambda o: S.ConstantLR(o, factor=0.4, total_iters=9)),
+    "polynomial_lr": (O.SGD, lambda o: S.PolynomialLR(o, total_iters=50, power=1.7)),
+    "multiplicative_lr": (O.SGD, lambda o: S.MultiplicativeLR(o, lambda e: 0.99 if e % 3 else 0.9)),
+    "multiplicative_lr_per_group": (
+        O.SGD, lambda o: S.MultiplicativeLR(o, [lambda e: 0.97, lambda e: 1.0 - 0.002 * e])),
+    "cosine_annealing_warm_restarts": (
+        O.SGD, lambda o: S.CosineAnnealingWarmRestarts(o, T_0=7, T_mult=2, eta_min=0.001)),
+    "cosine_annealing_warm_restarts_t_mult_1": (
+        O.SGD, lambda o: S.CosineAnnealingWarmRestarts(o, T_0=10)),
 }
+# CosineAnnealingWarmRestarts stepped with explicit epochs: fractional ones within periods (as
+# when stepping per batch), period starts, jumps forward and back.
+WARM_RESTART_EPOCHS = [0.5, 1.25, 2.999, 3, 6.9, 7, 7.5, 20.75, 21, 48.2, 49, 104.9, 105, 200.3, 4.5,
+                       0, 10.5]
 
 
 def momentum(group):
@@ -135,6 +148,17 @@ def run_scheduler(cls, make):
             sched.step()
         rows.append(record())
     return rows
+
+
+def run_warm_restart_epochs():
+    p, q = torch.zeros(2, requires_grad=True), torch.zeros(1, requires_grad=True)
+    opt = O.SGD([dict(params=[p], lr=0.1), dict(params=[q], lr=0.05)], momentum=0.9)
+    sched = S.CosineAnnealingWarmRestarts(opt, T_0=7, T_mult=2, eta_min=0.001)
+    rows = []
+    for epoch in WARM_RESTART_EPOCHS:
+        sched.step(epoch)
+        rows.append([*sched.get_last_lr(), sched.last_epoch, sched.T_cur, sched.T_i])
+    return {"epochs": WARM_RESTART_EPOCHS, "rows": rows}
 
 
 def flat(tensors):
@@ -175,6 +199,7 @@ def main():
     schedulers = {
         "metrics": METRICS,
         "cases": {name: run_scheduler(*spec) for name, spec in SCHEDULERS.items()},
+        "cosine_annealing_warm_restarts_epochs": run_warm_restart_epochs(),
     }
     path = HERE / "fixtures" / "optim_schedulers.json"
     path.write_text(json.dumps(schedulers, indent=None, separators=(",", ":")) + "\n")

@@ -3,10 +3,14 @@
 
 namespace accel::optim {
 
+std::vector<LambdaLR::Lambda> one_lambda_per_group(const OptimizerRef& optimizer,
+                                                   LambdaLR::Lambda lr_lambda) {
+  const size_t groups = optimizer.shared() ? optimizer.shared()->param_groups().size() : 0;
+  return std::vector<LambdaLR::Lambda>(groups, std::move(lr_lambda));
+}
+
 LambdaLR::LambdaLR(OptimizerRef optimizer, Lambda lr_lambda)
-    : LambdaLR(optimizer, std::vector<Lambda>(
-                              optimizer.shared() ? optimizer.shared()->param_groups().size() : 0,
-                              std::move(lr_lambda))) {}
+    : LambdaLR(optimizer, one_lambda_per_group(optimizer, std::move(lr_lambda))) {}
 
 LambdaLR::LambdaLR(OptimizerRef optimizer, std::vector<Lambda> lr_lambdas)
     : LRScheduler("LambdaLR", std::move(optimizer)), lr_lambdas_(std::move(lr_lambdas)) {

@@ -20,4 +20,9 @@ class LambdaLR : public LRScheduler {
   std::vector<Lambda> lr_lambdas_;
 };
 
+// The one function repeated for each of the optimizer's parameter groups (none for a null
+// optimizer, which the scheduler's constructor then rejects).
+std::vector<LambdaLR::Lambda> one_lambda_per_group(const OptimizerRef& optimizer,
+                                                   LambdaLR::Lambda lr_lambda);
+
 }  // namespace accel::optim
