@@ -44,6 +44,21 @@ void LRScheduler::update_lr(bool initial) {
   last_lr_ = group_lrs();
 }
 
+void LRScheduler::check_has_momentum() const {
+  for (const OptimizerParamGroup& group : optimizer_->param_groups()) {
+    ACCEL_CHECK(group.options().get_momentum().has_value(), name_,
+                "cycle_momentum needs an optimizer with a momentum or betas; {} has neither "
+                "(pass cycle_momentum(false))",
+                optimizer_->name());
+  }
+}
+
+void LRScheduler::set_momentum(double momentum) {
+  for (OptimizerParamGroup& group : optimizer_->param_groups()) {
+    group.options().set_momentum(momentum);
+  }
+}
+
 std::vector<double> LRScheduler::group_lrs() const {
   std::vector<double> lrs;
   for (const OptimizerParamGroup& group : optimizer_->param_groups()) {

@@ -24,7 +24,7 @@ struct LRSchedulerState {
   std::vector<double> base_lrs;
   std::vector<double> last_lr;
   std::map<std::string, double> values;
-  std::vector<LRSchedulerState> schedulers;  // SequentialLR's children
+  std::vector<LRSchedulerState> schedulers;  // a SequentialLR's or ChainedScheduler's children
 };
 
 // The largest step count a loaded state may hold: far beyond any run, so stepping on from it
@@ -83,11 +83,19 @@ class LRScheduler {
   // Takes the step that brings last_epoch to `last_epoch` (schedulers whose rates are a
   // function of the step count can jump there).
   void step_to(int64_t last_epoch);
+  // For schedulers that cycle the momentum (OneCycleLR, CyclicLR): an accel::Error unless every
+  // group has one (SGD's or RMSprop's momentum, Adam's beta1).
+  void check_has_momentum() const;
+  // Sets every group's momentum (or beta1).
+  void set_momentum(double momentum);
   // Sets the rates back to the base rates and takes the initial step again (SequentialLR
   // starting this scheduler at a milestone, a WSD continuation starting afresh).
   void restart();
 
  private:
+  // Composed schedulers check their parts' optimizers and step or restart them.
+  friend class ChainedScheduler;
+  friend class ComposedLRScheduler;
   friend class SequentialLR;
   void update_lr(bool initial);
 

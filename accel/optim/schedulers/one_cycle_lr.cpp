@@ -45,13 +45,8 @@ OneCycleLR::OneCycleLR(OptimizerRef optimizer, double max_lr, int64_t total_step
     phases_ = {{up_end, initial_lr, max_lr, hi, lo}, {last, max_lr, min_lr, lo, hi}};
   }
   if (options.cycle_momentum()) {
-    for (OptimizerParamGroup& group : this->optimizer().param_groups()) {
-      ACCEL_CHECK(group.options().get_momentum().has_value(), name(),
-                  "cycle_momentum needs an optimizer with a momentum or betas; {} has neither "
-                  "(pass cycle_momentum(false))",
-                  this->optimizer().name());
-      group.options().set_momentum(hi);
-    }
+    check_has_momentum();
+    set_momentum(hi);
   }
   initial_step();
 }
@@ -78,10 +73,7 @@ std::vector<double> OneCycleLR::get_lr(bool) {
   const Phase& phase = phases_[i];
   const double pct = (static_cast<double>(step) - start_step) / (phase.end_step - start_step);
   if (options_.cycle_momentum()) {
-    const double momentum = anneal(phase.start_momentum, phase.end_momentum, pct);
-    for (OptimizerParamGroup& group : optimizer().param_groups()) {
-      group.options().set_momentum(momentum);
-    }
+    set_momentum(anneal(phase.start_momentum, phase.end_momentum, pct));
   }
   return std::vector<double>(optimizer().param_groups().size(),
                              anneal(phase.start_lr, phase.end_lr, pct));

@@ -3,24 +3,19 @@
 // as PyTorch's.
 #pragma once
 
-#include "accel/optim/schedulers/lr_scheduler.h"
+#include "accel/optim/schedulers/composed_lr_scheduler.h"
 
 namespace accel::optim {
 
-class SequentialLR : public LRScheduler {
+class SequentialLR : public ComposedLRScheduler {
  public:
   // The schedulers must drive `optimizer`; milestones: one fewer than schedulers, increasing.
   SequentialLR(OptimizerRef optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                std::vector<int64_t> milestones);
 
-  LRSchedulerState state_dict() const override;
-  void load_state_dict(const LRSchedulerState& state) override;
-  void check_state(const LRSchedulerState& state) const override;
-
  private:
   std::vector<double> get_lr(bool initial) override;
 
-  std::vector<std::shared_ptr<LRScheduler>> schedulers_;
   std::vector<int64_t> milestones_;
 };
 
