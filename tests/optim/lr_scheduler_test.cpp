@@ -11,10 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "accel/accel.h"
+#include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
+#include "accel/optim/schedulers/chained_scheduler.h"
 #include "accel/optim/schedulers/constant_lr.h"
 #include "accel/optim/schedulers/cosine_annealing_lr.h"
 #include "accel/optim/schedulers/cosine_annealing_warm_restarts.h"
+#include "accel/optim/schedulers/cyclic_lr.h"
 #include "accel/optim/schedulers/lambda_lr.h"
 #include "accel/optim/schedulers/linear_lr.h"
 #include "accel/optim/schedulers/multiplicative_lr.h"
@@ -57,6 +60,7 @@ struct Case {
 
 using OneCycle = OneCycleLROptions;
 using Plateau = ReduceLROnPlateauOptions;
+using Cyclic = CyclicLROptions;
 
 const std::map<std::string, Case>& cases() {
   static const std::map<std::string, Case> table = {
@@ -142,6 +146,56 @@ const std::map<std::string, Case>& cases() {
         }}},
       {"cosine_annealing_warm_restarts_t_mult_1",
        {false, [](auto o) { return drive(std::make_shared<CosineAnnealingWarmRestarts>(o, 10)); }}},
+      {"cyclic_lr_triangular",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<CyclicLR>(o, 0.01, 0.1,
+                                                  Cyclic().step_size_up(10).step_size_down(15)));
+        }}},
+      {"cyclic_lr_triangular2_adam_per_group",
+       {true,
+        [](auto o) {
+          return drive(std::make_shared<CyclicLR>(o, std::vector<double>{0.001, 0.002},
+                                                  std::vector<double>{0.05, 0.03},
+                                                  Cyclic()
+                                                      .step_size_up(8)
+                                                      .mode(Cyclic::Mode::Triangular2)
+                                                      .base_momentum(0.85)
+                                                      .max_momentum(0.95)));
+        }}},
+      {"cyclic_lr_exp_range",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<CyclicLR>(
+              o, 0.02, 0.2, Cyclic().step_size_up(12).mode(Cyclic::Mode::ExpRange).gamma(0.99)));
+        }}},
+      {"cyclic_lr_scale_fn_iterations",
+       {false,
+        [](auto o) {
+          return drive(
+              std::make_shared<CyclicLR>(o, 0.01, 0.1,
+                                         Cyclic()
+                                             .step_size_up(6)
+                                             .step_size_down(3)
+                                             .scale_fn([](double x) { return 1 / (1 + 0.01 * x); })
+                                             .scale_mode(Cyclic::ScaleMode::Iterations)
+                                             .cycle_momentum(false)));
+        }}},
+      {"cyclic_lr_scale_fn_cycle_sawtooth",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<CyclicLR>(
+              o, 0.01, 0.1, Cyclic().step_size_up(5).step_size_down(0).scale_fn([](double cycle) {
+                return std::pow(0.8, cycle);
+              })));
+        }}},
+      {"chained_scheduler",
+       {false,
+        [](auto o) {
+          return drive(std::make_shared<ChainedScheduler>(std::vector<std::shared_ptr<LRScheduler>>{
+              std::make_shared<ConstantLR>(o, 0.5, 12), std::make_shared<ExponentialLR>(o, 0.98),
+              std::make_shared<PolynomialLR>(o, 80, 0.5)}));
+        }}},
   };
   return table;
 }
@@ -359,6 +413,31 @@ TEST(LRScheduler, InconsistentArgumentsAreErrors) {
                "CosineAnnealingWarmRestarts: T_mult must be an integer >= 1, got 0");
   expect_error([&] { CosineAnnealingWarmRestarts(opt, 5).step(-1.0); },
                "CosineAnnealingWarmRestarts: epoch must be in [0, 9007199254740992], got -1");
+  expect_error([&] { CyclicLR(opt, 0.01, 0.1, Cyclic().step_size_up(0)); },
+               "CyclicLR: step_size_up must be positive, got 0");
+  expect_error([&] { CyclicLR(opt, 0.01, 0.1, Cyclic().step_size_down(-2)); },
+               "CyclicLR: step_size_down must be non-negative, got -2");
+  expect_error(
+      [&] {
+        CyclicLR(opt, std::vector<double>{0.01}, std::vector<double>{0.1, 0.2});
+      },
+      "CyclicLR: expected 2 values for base_lr and max_lr (one per parameter group), got "
+      "1 and 2");
+  Tensor w = zeros({2}).requires_grad_();
+  auto adagrad = std::make_shared<Adagrad>(std::vector<Tensor>{w}, AdagradOptions(0.1));
+  expect_error([&] { CyclicLR(adagrad, 0.01, 0.1); },
+               "CyclicLR: cycle_momentum needs an optimizer with a momentum or betas; Adagrad has "
+               "neither (pass cycle_momentum(false))");
+  EXPECT_NO_THROW(CyclicLR(adagrad, 0.01, 0.1, Cyclic().cycle_momentum(false)));
+  expect_error([&] { ChainedScheduler({}); }, "ChainedScheduler: expected at least one scheduler");
+  auto other = make_optimizer(false);
+  expect_error(
+      [&] {
+        ChainedScheduler({std::make_shared<StepLR>(opt, 3), std::make_shared<StepLR>(other, 3)});
+      },
+      "ChainedScheduler: scheduler 1 does not drive the ChainedScheduler's optimizer");
+  expect_error([&] { ChainedScheduler({std::make_shared<StepLR>(opt, 3)}, other); },
+               "ChainedScheduler: scheduler 0 does not drive the ChainedScheduler's optimizer");
   // As PyTorch's division by zero: a zero factor cannot restore the base rates.
   ConstantLR zero_factor(opt, 0.0, 2);
   zero_factor.step();

@@ -122,6 +122,26 @@ SCHEDULERS = {
         O.SGD, lambda o: S.CosineAnnealingWarmRestarts(o, T_0=7, T_mult=2, eta_min=0.001)),
     "cosine_annealing_warm_restarts_t_mult_1": (
         O.SGD, lambda o: S.CosineAnnealingWarmRestarts(o, T_0=10)),
+    "cyclic_lr_triangular": (
+        O.SGD, lambda o: S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=10, step_size_down=15)),
+    "cyclic_lr_triangular2_adam_per_group": (
+        O.Adam,
+        lambda o: S.CyclicLR(o, base_lr=[0.001, 0.002], max_lr=[0.05, 0.03], step_size_up=8,
+                             mode="triangular2", base_momentum=0.85, max_momentum=0.95)),
+    "cyclic_lr_exp_range": (
+        O.SGD, lambda o: S.CyclicLR(o, base_lr=0.02, max_lr=0.2, step_size_up=12, mode="exp_range",
+                                    gamma=0.99)),
+    "cyclic_lr_scale_fn_iterations": (
+        O.SGD, lambda o: S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=6, step_size_down=3,
+                                    scale_fn=lambda x: 1 / (1 + 0.01 * x), scale_mode="iterations",
+                                    cycle_momentum=False)),
+    "cyclic_lr_scale_fn_cycle_sawtooth": (
+        O.SGD, lambda o: S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=5, step_size_down=0,
+                                    scale_fn=lambda c: 0.8**c)),
+    "chained_scheduler": (
+        O.SGD, lambda o: S.ChainedScheduler([S.ConstantLR(o, factor=0.5, total_iters=12),
+                                             S.ExponentialLR(o, 0.98),
+                                             S.PolynomialLR(o, total_iters=80, power=0.5)])),
 }
 # CosineAnnealingWarmRestarts stepped with explicit epochs: fractional ones within periods (as
 # when stepping per batch), period starts, jumps forward and back.
