@@ -9,7 +9,8 @@ tests/optim/optimizer_trajectory_test.cpp.
 Each scheduler case drives an optimizer with two parameter groups (rates 0.1 and 0.05) for
 SCHEDULER_STEPS steps and stores both rates and group 0's momentum (beta1 for Adam) after
 construction and after every step; ReduceLROnPlateau is stepped with the stored metrics. Case
-names match tests/optim/lr_scheduler_test.cpp.
+names match tests/optim/lr_scheduler_test.cpp. CosineAnnealingWarmRestarts is also stepped with
+explicit (fractional) epochs: its rates, last_epoch, T_cur and T_i after each.
 
 Run by hand where torch is installed:  python3 tests/reference/generate_optim_fixtures.py
 """
