@@ -149,16 +149,15 @@ TEST(Optimizer, FoundInfSkipsTheStepEntirely) {
   EXPECT_EQ(opt.state(p).at("step").item<double>(), 1.0);
 }
 
-// A step on gradients of a loss scaled by 8 with inv_scale 1/8 equals a plain step.
-TEST(Optimizer, InvScaleUnscalesGradientsInsideTheUpdate) {
-  auto make = [](const std::vector<Tensor>& params) -> std::unique_ptr<Optimizer> {
-    return std::make_unique<SGD>(params, SGDOptions(0.1).momentum(0.9).weight_decay(0.01));
-  };
+using MakeOptimizer = std::function<std::unique_ptr<Optimizer>(const Tensor&)>;
+
+// `steps` steps on gradients of a loss scaled by 8 with inv_scale 1/8 equal as many plain steps.
+void expect_inv_scale_unscales(const MakeOptimizer& make, int steps) {
   Tensor plain = param({1.0, -2.0, 0.5});
   Tensor scaled = param({1.0, -2.0, 0.5});
-  auto plain_opt = make({plain});
-  auto scaled_opt = make({scaled});
-  for (int i = 0; i < 3; ++i) {
+  auto plain_opt = make(plain);
+  auto scaled_opt = make(scaled);
+  for (int i = 0; i < steps; ++i) {
     plain_opt->zero_grad();
     backward_square(plain);
     plain_opt->step();
@@ -167,6 +166,16 @@ TEST(Optimizer, InvScaleUnscalesGradientsInsideTheUpdate) {
     scaled_opt->step(scalar_tensor(0.0, kFloat32), scalar_tensor(0.125, kFloat32));
   }
   EXPECT_TRUE(plain.allclose(scaled, 1e-15, 0.0));
+  EXPECT_FALSE(plain.equal(tensor({1.0, -2.0, 0.5})));
+}
+
+TEST(Optimizer, InvScaleUnscalesGradientsInsideTheUpdate) {
+  expect_inv_scale_unscales(
+      [](const Tensor& p) {
+        return std::make_unique<SGD>(std::vector<Tensor>{p},
+                                     SGDOptions(0.1).momentum(0.9).weight_decay(0.01));
+      },
+      3);
 }
 
 TEST(Optimizer, StepUpdatesFloat32Parameters) {
@@ -349,8 +358,7 @@ TEST(Optimizer, LoadStateDictKeepsAndChecksNAdamsMuProduct) {
 // Gradient unscaling, maximize and weight decay compose in the tensor-op updates as in the
 // fused ones: a loss scaled by 8 stepped with inv_scale 1/8 equals a plain step.
 TEST(Optimizer, TensorOpOptimizersUnscaleGradientsInsideTheUpdate) {
-  using Make = std::function<std::unique_ptr<Optimizer>(const Tensor&)>;
-  const std::vector<std::pair<std::string, Make>> makers = {
+  const std::vector<std::pair<std::string, MakeOptimizer>> makers = {
       {"Adamax",
        [](const Tensor& p) {
          return std::make_unique<Adamax>(std::vector<Tensor>{p},
@@ -375,20 +383,7 @@ TEST(Optimizer, TensorOpOptimizersUnscaleGradientsInsideTheUpdate) {
   };
   for (const auto& [name, make] : makers) {
     SCOPED_TRACE(name);
-    Tensor plain = param({1.0, -2.0, 0.5});
-    Tensor scaled = param({1.0, -2.0, 0.5});
-    auto plain_opt = make(plain);
-    auto scaled_opt = make(scaled);
-    for (int i = 0; i < 8; ++i) {
-      plain_opt->zero_grad();
-      backward_square(plain);
-      plain_opt->step();
-      scaled_opt->zero_grad();
-      backward_square(scaled, 8.0);
-      scaled_opt->step(scalar_tensor(0.0, kFloat32), scalar_tensor(0.125, kFloat32));
-    }
-    EXPECT_TRUE(plain.allclose(scaled, 1e-15, 0.0));
-    EXPECT_FALSE(plain.equal(tensor({1.0, -2.0, 0.5})));
+    expect_inv_scale_unscales(make, 8);
   }
 }
 
