@@ -194,7 +194,8 @@ TEST(Searchsorted, Errors) {
       },
       "[2, 3]");
   expect_error_containing([&] { (void)searchsorted(scalar_tensor(1.0, kFloat64), v); }, "0-dim");
-  expect_error_containing([] { (void)searchsorted(tensor({true}), tensor({true})); }, "bool");
+  expect_error_containing([] { (void)searchsorted(tensor({true}), tensor({true})); },
+                          "searchsorted: bool tensors are not supported");
   const auto with_sorter = [&](const Tensor& sorter) {
     return [&, sorter] { (void)searchsorted(s, v, false, false, std::nullopt, sorter); };
   };
@@ -299,7 +300,8 @@ TEST(Isin, PromotionNanAndScalars) {
   expect_values(isin(3, tensor({3}).view({1, 1})), scalar_tensor(true, kBool));
   expect_values(isin(tensor({1.f, 2.f}), zeros({0})), tensor({false, false}));
   expect_values(isin(tensor({1.f, 2.f}), zeros({0}), true, true), tensor({true, true}));
-  expect_error_containing([] { (void)isin(tensor({true}), tensor({true})); }, "bool");
+  expect_error_containing([] { (void)isin(tensor({true}), tensor({true})); },
+                          "isin: bool tensors are not supported");
 }
 
 // None of these ops has a gradient: a result never requires grad.

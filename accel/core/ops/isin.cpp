@@ -10,7 +10,7 @@ Tensor isin(const Tensor& elements, const Tensor& test_elements, bool /*assume_u
   constexpr const char* op = "isin";
   ACCEL_CHECK(elements.defined() && test_elements.defined(), op, "a tensor is undefined");
   ACCEL_CHECK(elements.dtype() != kBool && test_elements.dtype() != kBool, op,
-              "not implemented for bool tensors (elements {}, test elements {})", elements.dtype(),
+              "bool tensors are not supported (elements {}, test elements {})", elements.dtype(),
               test_elements.dtype());
   check_same_device(elements, test_elements, op);
   NoGradGuard bool_result;

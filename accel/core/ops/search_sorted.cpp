@@ -25,7 +25,7 @@ void check_operands(const Tensor& sequence, const Tensor& values, const Tensor& 
   ACCEL_CHECK(sequence.dim() > 0, kSearchsorted,
               "the sorted sequence must have at least one dimension, got a 0-dim tensor");
   ACCEL_CHECK(sequence.dtype() != kBool && values.dtype() != kBool, kSearchsorted,
-              "not implemented for bool tensors (sorted sequence {}, values {})", sequence.dtype(),
+              "bool tensors are not supported (sorted sequence {}, values {})", sequence.dtype(),
               values.dtype());
   check_same_device(sequence, values, kSearchsorted);
   if (sequence.dim() > 1) {
