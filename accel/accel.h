@@ -17,6 +17,7 @@
 #include "accel/core/io/atomic_directory.h"
 #include "accel/core/io/atomic_file.h"
 #include "accel/core/io/safetensors.h"
+#include "accel/core/linalg.h"
 #include "accel/core/ops.h"
 #include "accel/core/pooling.h"
 #include "accel/core/random.h"

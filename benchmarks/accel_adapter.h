@@ -36,6 +36,15 @@ struct Accel {
   static accel::Tensor searchsorted(const accel::Tensor& sorted, const accel::Tensor& values) {
     return accel::searchsorted(sorted, values);
   }
+  static accel::Tensor eye(int64_t n) { return accel::eye(n); }
+  static accel::Tensor solve(const accel::Tensor& a, const accel::Tensor& b) {
+    return accel::linalg::solve(a, b);
+  }
+  static accel::Tensor cholesky(const accel::Tensor& a) { return accel::linalg::cholesky(a); }
+  static auto qr(const accel::Tensor& a) { return accel::linalg::qr(a); }
+  static auto eigh(const accel::Tensor& a) { return accel::linalg::eigh(a); }
+  static auto svd(const accel::Tensor& a) { return accel::linalg::svd(a, false); }
+  static accel::Tensor inv(const accel::Tensor& a) { return accel::linalg::inv(a); }
   static accel::Tensor cross_entropy(const accel::Tensor& logits, const accel::Tensor& target) {
     return accel::nn::functional::cross_entropy(logits, target);
   }

@@ -36,6 +36,15 @@ struct LibTorch {
   static torch::Tensor searchsorted(const torch::Tensor& sorted, const torch::Tensor& values) {
     return torch::searchsorted(sorted, values);
   }
+  static torch::Tensor eye(int64_t n) { return torch::eye(n); }
+  static torch::Tensor solve(const torch::Tensor& a, const torch::Tensor& b) {
+    return torch::linalg_solve(a, b);
+  }
+  static torch::Tensor cholesky(const torch::Tensor& a) { return torch::linalg_cholesky(a); }
+  static auto qr(const torch::Tensor& a) { return torch::linalg_qr(a); }
+  static auto eigh(const torch::Tensor& a) { return torch::linalg_eigh(a); }
+  static auto svd(const torch::Tensor& a) { return torch::linalg_svd(a, false); }
+  static torch::Tensor inv(const torch::Tensor& a) { return torch::linalg_inv(a); }
   static torch::Tensor cross_entropy(const torch::Tensor& logits, const torch::Tensor& target) {
     return torch::nn::functional::cross_entropy(logits, target);
   }

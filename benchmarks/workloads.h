@@ -3,18 +3,20 @@
 // identical workloads (small-op overhead of a + b with and without autograd recording, matmul
 // GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
 // on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
-// small CNN's training step, an LSTM and multi-head attention, topk, cumsum, sort, unique and
-// searchsorted). No accel, Eigen or Torch headers here: the adapters live in
-// accel_workloads.cpp and torch_workloads.cpp.
+// small CNN's training step, an LSTM and multi-head attention, topk, cumsum, sort, unique,
+// searchsorted and the linear-algebra factorizations). No accel, Eigen or Torch headers here: the
+// adapters live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace bench {
 
@@ -154,6 +156,18 @@ inline constexpr const char* kSort = "sort[1M]";
 inline constexpr const char* kUnique = "unique[1M of 1000 values]";
 inline constexpr const char* kSearchsorted = "searchsorted[1M into 1000]";
 inline constexpr int64_t kSortLength = 1 << 20;
+// Factorizations in float32: one mid-sized matrix each (matrices/s), and a batch of small ones.
+struct LinalgShape {
+  const char* name;
+  int64_t batch;  // 0: one matrix without batch dims
+  int64_t rows, cols;
+};
+inline constexpr LinalgShape kSolveShape = {"linalg.solve[256x256, 256 rhs]", 0, 256, 256};
+inline constexpr LinalgShape kCholeskyShape = {"linalg.cholesky[256x256]", 0, 256, 256};
+inline constexpr LinalgShape kQrShape = {"linalg.qr[512x128]", 0, 512, 128};
+inline constexpr LinalgShape kEighShape = {"linalg.eigh[128x128]", 0, 128, 128};
+inline constexpr LinalgShape kSvdShape = {"linalg.svd[128x128]", 0, 128, 128};
+inline constexpr LinalgShape kBatchedInvShape = {"linalg.inv[4096 of 4x4]", 4096, 4, 4};
 
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
@@ -503,6 +517,42 @@ void searchsorted_values(benchmark::State& state) {
   set_rate(state, kSamplesCounter, static_cast<double>(kSortLength));
 }
 
+// What each factorization benchmark runs on a (a well-conditioned, symmetric positive-definite
+// matrix or batch of them, so every op accepts it).
+enum class Factorization { kSolve, kCholesky, kQr, kEigh, kSvd, kInv };
+
+template <typename Lib>
+void factorization(benchmark::State& state, LinalgShape shape, Factorization which) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = shape.batch > 0 ? Lib::randn({shape.batch, shape.rows, shape.cols})
+                                 : Lib::randn({shape.rows, shape.cols});
+  const auto symmetric = Lib::matmul(x, x.transpose(-2, -1)) + Lib::eye(shape.rows) * shape.rows;
+  const auto a = shape.rows == shape.cols ? symmetric : x;
+  for (auto _ : state) {
+    switch (which) {
+      case Factorization::kSolve:
+        benchmark::DoNotOptimize(Lib::solve(a, x).data_ptr());
+        break;
+      case Factorization::kCholesky:
+        benchmark::DoNotOptimize(Lib::cholesky(a).data_ptr());
+        break;
+      case Factorization::kQr:
+        benchmark::DoNotOptimize(std::get<1>(Lib::qr(a)).data_ptr());
+        break;
+      case Factorization::kEigh:
+        benchmark::DoNotOptimize(std::get<1>(Lib::eigh(a)).data_ptr());
+        break;
+      case Factorization::kSvd:
+        benchmark::DoNotOptimize(std::get<1>(Lib::svd(a)).data_ptr());
+        break;
+      case Factorization::kInv:
+        benchmark::DoNotOptimize(Lib::inv(a).data_ptr());
+        break;
+    }
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(std::max<int64_t>(shape.batch, 1)));
+}
+
 template <typename Lib>
 auto small_cnn() {
   using L = Lib;
@@ -571,6 +621,13 @@ void register_workloads(const char* impl) {
   add_benchmark(kSort, impl, Clock::WallWhenThreaded, sort_values<Lib>);
   add_benchmark(kUnique, impl, Clock::WallWhenThreaded, unique_values<Lib>);
   add_benchmark(kSearchsorted, impl, Clock::WallWhenThreaded, searchsorted_values<Lib>);
+  const std::pair<LinalgShape, Factorization> factorizations[] = {
+      {kSolveShape, Factorization::kSolve}, {kCholeskyShape, Factorization::kCholesky},
+      {kQrShape, Factorization::kQr},       {kEighShape, Factorization::kEigh},
+      {kSvdShape, Factorization::kSvd},     {kBatchedInvShape, Factorization::kInv}};
+  for (const auto& [shape, which] : factorizations) {
+    add_benchmark(shape.name, impl, Clock::WallWhenThreaded, factorization<Lib>, shape, which);
+  }
 }
 
 // Each implementation file registers its benchmarks; main calls these in this order.

@@ -20,11 +20,8 @@
 #include <Eigen/Core>
 #include <algorithm>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "accel/base/dispatch.h"
+#include "accel/kernels/cpu/eigen_threads.h"
 #include "accel/kernels/cpu/packed_gemm.h"
 #include "accel/kernels/cpu/parallel.h"
 #include "accel/kernels/cpu/row_dot_gemm.h"
@@ -108,26 +105,6 @@ int64_t batch_offset(int64_t index, IntArrayRef sizes, IntArrayRef strides) {
   }
   return offset;
 }
-
-// Eigen's parallel GEMM asks OpenMP for its thread count (omp_get_max_threads, as long as
-// nobody calls Eigen::setNbThreads). That setting is per thread, so setting it around one
-// product governs Eigen by set_num_threads without racing other threads calling ops.
-class EigenThreadsGuard {
- public:
-#ifdef _OPENMP
-  explicit EigenThreadsGuard(int threads) : previous_(omp_get_max_threads()) {
-    if (threads != previous_) omp_set_num_threads(threads);
-  }
-  ~EigenThreadsGuard() {
-    if (omp_get_max_threads() != previous_) omp_set_num_threads(previous_);
-  }
-
- private:
-  int previous_;
-#else
-  explicit EigenThreadsGuard(int) {}
-#endif
-};
 
 struct Problem {
   IntArrayRef batch_sizes;

@@ -1,0 +1,79 @@
+// LU factorization with partial pivoting (Eigen's PartialPivLU, blocked) and the solves from its
+// factors. Eigen keeps the row order as a permutation; the factors are handed out with LAPACK's
+// pivots (the row swaps in turn), which is what PyTorch's lu_factor returns.
+#include <numeric>
+#include <vector>
+
+#include "accel/kernels/cpu/linalg.h"
+#include "accel/kernels/cpu/linalg/eigen_matrix.h"
+
+namespace accel::cpu {
+
+using namespace linalg;
+
+namespace {
+
+// The swaps that bring the rows into the order P A: source_row[i] is the row of A that lands in
+// row i. Row i is swapped with the row now holding source_row[i] (never above i).
+void pivots_from_order(const int* source_row, int32_t* pivots, int64_t n) {
+  std::vector<int64_t> row_at(n), position_of(n);
+  std::iota(row_at.begin(), row_at.end(), 0);
+  std::iota(position_of.begin(), position_of.end(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t j = position_of[source_row[i]];
+    pivots[i] = static_cast<int32_t>(j + 1);
+    std::swap(row_at[i], row_at[j]);
+    position_of[row_at[i]] = i;
+    position_of[row_at[j]] = j;
+  }
+}
+
+template <typename T>
+void apply_pivots(MatrixMap<T>& b, const int32_t* pivots, int64_t n, bool reverse) {
+  for (int64_t s = 0; s < n; ++s) {
+    const int64_t i = reverse ? n - 1 - s : s;
+    if (pivots[i] - 1 != i) b.row(i).swap(b.row(pivots[i] - 1));
+  }
+}
+
+}  // namespace
+
+void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t n) {
+  dispatch_linalg(type, "lu_factor", [&]<typename T>() {
+    for_each_matrix(batch, n * n * n, [&](int64_t i) {
+      MatrixMap<T> matrix = matrix_at<T>(a, i, n, n);
+      const Eigen::PartialPivLU<RowMajorMatrix<T>> lu(matrix);
+      matrix = lu.matrixLU();
+      // permutationP maps row r of A to row indices[r] of P A; invert it.
+      const auto& indices = lu.permutationP().indices();
+      std::vector<int> source_row(n);
+      for (int64_t r = 0; r < n; ++r) source_row[indices[r]] = static_cast<int>(r);
+      pivots_from_order(source_row.data(), pivots + i * n, n);
+    });
+  });
+}
+
+void lu_solve(ScalarType type, const void* lu, const int32_t* pivots, void* b, MatrixBatch shape,
+              bool transpose) {
+  const int64_t n = shape.rows, k = shape.cols;
+  dispatch_linalg(type, "lu_solve", [&]<typename T>() {
+    for_each_matrix(shape.batch, n * n * k, [&](int64_t i) {
+      const ConstMatrixMap<T> factors = matrix_at<T>(lu, i, n, n);
+      MatrixMap<T> rhs = matrix_at<T>(b, i, n, k);
+      const int32_t* swaps = pivots + i * n;
+      if (!transpose) {
+        // A = Pᵀ L U: x = U⁻¹ L⁻¹ P b.
+        apply_pivots(rhs, swaps, n, false);
+        factors.template triangularView<Eigen::UnitLower>().solveInPlace(rhs);
+        factors.template triangularView<Eigen::Upper>().solveInPlace(rhs);
+      } else {
+        // Aᵀ = Uᵀ Lᵀ P: x = Pᵀ L⁻ᵀ U⁻ᵀ b.
+        factors.transpose().template triangularView<Eigen::Lower>().solveInPlace(rhs);
+        factors.transpose().template triangularView<Eigen::UnitUpper>().solveInPlace(rhs);
+        apply_pivots(rhs, swaps, n, true);
+      }
+    });
+  });
+}
+
+}  // namespace accel::cpu

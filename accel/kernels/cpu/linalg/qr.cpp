@@ -1,0 +1,29 @@
+// Householder QR on Eigen's blocked HouseholderQR, whose reflectors follow LAPACK's geqrf sign
+// convention (R's diagonal takes the opposite sign of the column's leading element).
+#include "accel/kernels/cpu/linalg.h"
+#include "accel/kernels/cpu/linalg/eigen_matrix.h"
+
+namespace accel::cpu {
+
+using namespace linalg;
+
+void qr(ScalarType type, const void* a, void* q, void* r, MatrixBatch shape, bool complete) {
+  const int64_t m = shape.rows, n = shape.cols;
+  const int64_t k = complete ? m : std::min(m, n);
+  dispatch_linalg(type, "qr", [&]<typename T>() {
+    for_each_matrix(shape.batch, m * n * std::min(m, n), [&](int64_t i) {
+      const Eigen::HouseholderQR<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> qr(
+          matrix_at<T>(a, i, m, n));
+      MatrixMap<T> r_out = matrix_at<T>(r, i, k, n);
+      r_out.setZero();
+      const int64_t r_rows = std::min(k, m);
+      r_out.topRows(r_rows) = qr.matrixQR().topRows(r_rows).template triangularView<Eigen::Upper>();
+      if (q == nullptr) return;
+      MatrixMap<T> q_out = matrix_at<T>(q, i, m, k);
+      q_out.setIdentity();
+      q_out.applyOnTheLeft(qr.householderQ());
+    });
+  });
+}
+
+}  // namespace accel::cpu
