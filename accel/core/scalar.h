@@ -19,7 +19,9 @@ class Scalar {
   enum class Kind : int8_t { Float, Int, Bool };
 
   Scalar() : Scalar(int64_t{0}) {}
-  Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
+  // Exactly bool: a pointer (a string literal) must not become a Scalar through bool.
+  template <std::same_as<bool> T>
+  Scalar(T v) : kind_(Kind::Bool), i_(v) {}
   template <std::integral T>
   requires(!std::same_as<T, bool>) Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
   template <std::floating_point T>

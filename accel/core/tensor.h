@@ -308,6 +308,17 @@ class Tensor {
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
 
+  // ---- linear algebra (core/linalg.h) ----
+  Tensor inverse() const;
+  Tensor det() const;
+  Tensor logdet() const;
+  std::tuple<Tensor, Tensor> slogdet() const;
+  Tensor cholesky_solve(const Tensor& l, bool upper = false) const;  // *this is B
+  Tensor cholesky_inverse(bool upper = false) const;                 // *this is the factor
+  Tensor pinverse(double rcond = 1e-15) const;
+  Tensor matrix_power(int64_t n) const;
+  Tensor matrix_exp() const;
+
   // ---- views and shape ----
   Tensor view(IntArrayRef sizes) const;
   Tensor reshape(IntArrayRef sizes) const;

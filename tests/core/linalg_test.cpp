@@ -48,6 +48,10 @@ DimVector linalg_sizes(const Tensor& a, int64_t rows, int64_t cols) {
   sizes.push_back(cols);
   return sizes;
 }
+Tensor lu_solve_with(const Tensor& a, const Tensor& b, bool left = true, bool adjoint = false) {
+  const auto [lu, pivots] = linalg::lu_factor(a);
+  return linalg::lu_solve(lu, pivots, b, left, adjoint);
+}
 Tensor junk_lower(const Tensor& like) { return full({4, 4}, 7.0, like.options()).tril(-1); }
 Tensor zero_column(const Tensor& like) { return tensor({{1.0, 1.0, 0.0, 1.0}}).to(like.dtype()); }
 
@@ -186,6 +190,72 @@ const std::vector<OpCase> kLinalgCases = {
        return linalg::multi_dot({x[0], x[1], x[2], x[3]});
      }},
     {"vecdot", [](const V& x) { return linalg::vecdot(x[0], x[1]); }},
+    // the matrix exponential
+    {"matrix_exp", [](const V& x) { return linalg::matrix_exp(x[0]); }, kFloat32Only},
+    {"matrix_exp_batch_scaled", [](const V& x) { return matrix_exp(x[0] * 3); }, kFloat32Only},
+    // least squares
+    {"lstsq_tall", [](const V& x) { return std::get<0>(linalg::lstsq(x[0], x[1])); }, kFloat32Only},
+    {"lstsq_wide", [](const V& x) { return std::get<0>(linalg::lstsq(x[0], x[1])); }, kFloat32Only},
+    {"lstsq_gelsd_residuals",
+     [](const V& x) { return std::get<1>(linalg::lstsq(x[0], x[1], std::nullopt, "gelsd")); },
+     kFloat32Only},
+    {"lstsq_gelss_singular_values",
+     [](const V& x) { return std::get<3>(linalg::lstsq(x[0], x[1], std::nullopt, "gelss")); },
+     kFloat32Only},
+    {"lstsq_rank_deficient",
+     [](const V& x) { return std::get<2>(linalg::lstsq(matmul(x[0], x[1]), x[2])); }, kFloat32Only},
+    {"lstsq_rank_deficient_solution",
+     [](const V& x) {
+       return std::get<0>(linalg::lstsq(matmul(x[0], x[1]), x[2], std::nullopt, "gelsd"));
+     },
+     kFloat32Only},
+    // singular and empty matrices
+    {"cond_singular_fro", [](const V& x) { return linalg::cond(x[0] * zero_column(x[0]), "fro"); },
+     kFloat32Only},
+    {"matrix_norm_2_empty", [](const V& x) { return linalg::matrix_norm(x[0], 2); }, kFloat32Only},
+    // LU factors
+    {"lu_factor", [](const V& x) { return std::get<0>(linalg::lu_factor(x[0])); }, kFloat32Only},
+    {"lu_factor_pivots", [](const V& x) { return std::get<1>(linalg::lu_factor(x[0])); },
+     kFloat32Only},
+    {"lu_p", [](const V& x) { return std::get<0>(linalg::lu(x[0])); }, kFloat32Only},
+    {"lu_l", [](const V& x) { return std::get<1>(linalg::lu(x[0])); }, kFloat32Only},
+    {"lu_u", [](const V& x) { return std::get<2>(linalg::lu(x[0])); }, kFloat32Only},
+    {"lu_solve", [](const V& x) { return lu_solve_with(well(x[0]), x[1]); }, kFloat32Only},
+    {"lu_solve_adjoint", [](const V& x) { return lu_solve_with(well(x[0]), x[1], true, true); },
+     kFloat32Only},
+    {"lu_solve_right", [](const V& x) { return lu_solve_with(well(x[0]), x[1], false); },
+     kFloat32Only},
+    {"lu_solve_broadcast", [](const V& x) { return lu_solve_with(well(x[0]), x[1]); },
+     kFloat32Only},
+    // the non-throwing variants
+    {"inv_ex", [](const V& x) { return std::get<0>(linalg::inv_ex(well(x[0]))); }, kFloat32Only},
+    {"inv_ex_info",
+     [](const V& x) { return std::get<1>(linalg::inv_ex(x[0] * zero_column(x[0]))); },
+     kFloat32Only},
+    {"cholesky_ex", [](const V& x) { return std::get<0>(linalg::cholesky_ex(spd(x[0]))); },
+     kFloat32Only},
+    {"cholesky_ex_info",
+     [](const V& x) {
+       return std::get<1>(linalg::cholesky_ex(sym(x[0]) - 4 * identity_like(x[0])));
+     },
+     kFloat32Only},
+    // linalg.norm
+    {"norm_default", [](const V& x) { return linalg::norm(x[0]); }, kFloat32Only},
+    {"norm_vector_ord", [](const V& x) { return linalg::norm(x[0], 3); }, kFloat32Only},
+    {"norm_matrix_ord", [](const V& x) { return linalg::norm(x[0], kInf); }, kFloat32Only},
+    {"norm_dim_vector", [](const V& x) { return linalg::norm(x[0], 1, {1}, true); }, kFloat32Only},
+    {"norm_dim_matrix",
+     [](const V& x) {
+       return linalg::norm(x[0], -2, {0, 2});
+     },
+     kFloat32Only},
+    {"norm_nuc", [](const V& x) { return linalg::norm(x[0], "nuc"); }, kFloat32Only},
+    {"norm_fro_dims",
+     [](const V& x) {
+       return linalg::norm(x[0], "fro", {1, 2});
+     },
+     kFloat32Only},
+    {"norm_zero", [](const V& x) { return linalg::norm(x[0], 0); }, kFloat32Only},
 };
 
 ACCEL_OP_TEST_SUITE(LinalgOps, "ops_linalg.json", kLinalgCases);
@@ -265,6 +335,54 @@ TEST(LinalgFactors, BatchesOfNoMatricesAndEmptyMatrices) {
   expect_close(linalg::det(zeros({2, 0, 0}, kFloat64)), ones({2}, kFloat64));
 }
 
+// A row permutation of the identity: row i holds a one in column (i + 1) % n (n - 1 swaps).
+Tensor cyclic_shift(int64_t n) { return eye(n, kFloat64).roll({1}, {1}); }
+
+TEST(LinalgFactors, LargeMatricesTakeTheBlockedFactorization) {
+  // The fixtures' matrices are small (unblocked LU); these have more than 16 rows.
+  manual_seed(11);
+  const Tensor a = randn({40, 40}, kFloat64);
+  expect_close(matmul(a, linalg::inv(a)), eye(40, kFloat64), 1e-9);
+  const Tensor b = randn({40, 3}, kFloat64);
+  expect_close(matmul(a, linalg::solve(a, b)), b, 1e-9);
+  // det(A)² = det(A Aᵀ), the product of its eigenvalues.
+  const Tensor gram = matmul(a, mT(a));
+  expect_close(linalg::det(a).square() / linalg::eigvalsh(gram).prod(), scalar_tensor(1.0), 1e-8);
+  // The sign comes from the pivots: a cyclic shift of n rows is n - 1 swaps.
+  for (const int64_t n : {5, 6, 20, 21}) {
+    SCOPED_TRACE(n);
+    const double sign = n % 2 == 1 ? 1.0 : -1.0;
+    expect_close(linalg::det(cyclic_shift(n)), scalar_tensor(sign, kFloat64));
+    expect_close(std::get<0>(linalg::slogdet(cyclic_shift(n))), scalar_tensor(sign, kFloat64));
+    expect_close(linalg::inv(cyclic_shift(n)), mT(cyclic_shift(n)));
+  }
+  // Cholesky, eigh, svd and qr of the large size too.
+  const Tensor positive = spd(a);
+  const Tensor l = linalg::cholesky(positive);
+  expect_close(matmul(l, mT(l)), positive, 1e-9);
+  const auto [u, s, vh] = linalg::svd(a, false);
+  expect_close(matmul(u * s.unsqueeze(-2), vh), a, 1e-9);
+}
+
+TEST(LinalgFunctions, TorchNamesAndTensorMethodsAreTheLinalgFunctions) {
+  manual_seed(5);
+  const Tensor a = well(randn({2, 3, 3}, kFloat64));
+  const Tensor b = randn({2, 3, 2}, kFloat64);
+  const Tensor l = linalg::cholesky(spd(a));
+  testing::expect_same_bits(a.inverse(), linalg::inv(a), "inverse");
+  testing::expect_same_bits(a.det(), linalg::det(a), "det");
+  testing::expect_same_bits(a.logdet(), logdet(a), "logdet");
+  testing::expect_same_bits(std::get<1>(a.slogdet()), std::get<1>(linalg::slogdet(a)), "slogdet");
+  testing::expect_same_bits(b.cholesky_solve(l), cholesky_solve(b, l), "cholesky_solve");
+  testing::expect_same_bits(l.cholesky_inverse(), cholesky_inverse(l), "cholesky_inverse");
+  testing::expect_same_bits(a.pinverse(), pinverse(a), "pinverse");
+  testing::expect_same_bits(a.matrix_power(3), linalg::matrix_power(a, 3), "matrix_power");
+  testing::expect_same_bits(a.matrix_exp(), linalg::matrix_exp(a), "matrix_exp");
+  // cholesky_inverse is the inverse of L Lᵀ; logdet of a positive-definite matrix its log det.
+  expect_close(l.cholesky_inverse(), linalg::inv(spd(a)), 1e-12);
+  expect_close(logdet(spd(a)), log(linalg::det(spd(a))), 1e-12);
+}
+
 // ---- gradients the fixtures cannot show ----
 
 TEST(LinalgGradients, DetAtASingularMatrixIsTheMatrixOfCofactors) {
@@ -304,6 +422,16 @@ TEST(LinalgGradients, QrModesThatAreNotDifferentiableSaySoInBackward) {
 }
 
 // ---- errors ----
+
+TEST(LinalgErrors, TheExVariantsReportInsteadOfThrowing) {
+  const Tensor batch = stack({tensor({{1.0, 2.0}, {2.0, 4.0}}), tensor({{2.0, 1.0}, {1.0, 2.0}})});
+  const auto [inverse, inverse_info] = linalg::inv_ex(batch);
+  expect_close(inverse_info, tensor({2, 0}).to(kInt32));
+  expect_close(inverse[1], linalg::inv(batch[1]));
+  const auto [factor, factor_info] = linalg::cholesky_ex(batch);
+  expect_close(factor_info, tensor({2, 0}).to(kInt32));
+  expect_close(factor[1], linalg::cholesky(batch[1]));
+}
 
 TEST(LinalgErrors, SingularAndIndefiniteMatricesNameTheBatchElement) {
   const Tensor singular = tensor({{1.0, 2.0}, {2.0, 4.0}});

@@ -168,4 +168,59 @@ CASES = {
     "multi_dot_vectors": Case(lambda a, b, c, d: torch.linalg.multi_dot([a, b, c, d]),
                               [S(4), S(4, 3), S(3, 5), S(5)]),
     "vecdot": Case(lambda a, b: torch.linalg.vecdot(a, b), [S(3, 4), S(4)]),
+    # the matrix exponential
+    "matrix_exp": Case(lambda a: torch.linalg.matrix_exp(a), [S(3, 3)]),
+    "matrix_exp_batch_scaled": Case(lambda a: torch.matrix_exp(a * 3), [S(2, 4, 4)]),
+    # least squares
+    "lstsq_tall": Case(lambda a, b: torch.linalg.lstsq(a, b).solution, [S(5, 3), S(5, 2)]),
+    "lstsq_wide": Case(lambda a, b: torch.linalg.lstsq(a, b).solution, [S(3, 5), S(3, 2)]),
+    "lstsq_gelsd_residuals":
+        Case(lambda a, b: torch.linalg.lstsq(a, b, driver="gelsd").residuals, [S(5, 3), S(5, 2)]),
+    "lstsq_gelss_singular_values":
+        Case(lambda a, b: torch.linalg.lstsq(a, b, driver="gelss").singular_values,
+             [S(5, 3), S(5, 2)], grad=False),
+    "lstsq_rank_deficient":
+        Case(lambda a, b, c: torch.linalg.lstsq(a @ b, c).rank, [S(5, 2), S(2, 3), S(5, 2)],
+             grad=False),
+    "lstsq_rank_deficient_solution":
+        Case(lambda a, b, c: torch.linalg.lstsq(a @ b, c, driver="gelsd").solution,
+             [S(5, 2), S(2, 3), S(5, 2)], grad=False),
+    # singular and empty matrices
+    "cond_singular_fro": Case(lambda a: torch.linalg.cond(a * ZERO_COLUMN, "fro"), [S(2, 4, 4)],
+                              grad=False),
+    "matrix_norm_2_empty": Case(lambda a: torch.linalg.matrix_norm(a, 2), [S(2, 0, 3)],
+                                grad=False),
+    # LU factors
+    "lu_factor": Case(lambda a: torch.linalg.lu_factor(a)[0], [S(2, 4, 4)]),
+    "lu_factor_pivots": Case(lambda a: torch.linalg.lu_factor(a)[1], [S(3, 5, 5)], grad=False),
+    "lu_p": Case(lambda a: torch.linalg.lu(a)[0], [S(2, 4, 4)], grad=False),
+    "lu_l": Case(lambda a: torch.linalg.lu(a)[1], [S(4, 4)]),
+    "lu_u": Case(lambda a: torch.linalg.lu(a)[2], [S(4, 4)]),
+    "lu_solve": Case(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(well(a)), b),
+                     [S(2, 3, 3), S(2, 3, 2)]),
+    "lu_solve_adjoint":
+        Case(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(well(a)), b, adjoint=True),
+             [S(3, 3), S(3, 2)]),
+    "lu_solve_right":
+        Case(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(well(a)), b, left=False),
+             [S(3, 3), S(2, 3)]),
+    "lu_solve_broadcast":
+        Case(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(well(a)), b),
+             [S(3, 3), S(2, 3, 2)]),
+    # the non-throwing variants
+    "inv_ex": Case(lambda a: torch.linalg.inv_ex(well(a))[0], [S(3, 3)]),
+    "inv_ex_info": Case(lambda a: torch.linalg.inv_ex(a * ZERO_COLUMN)[1], [S(2, 4, 4)],
+                        grad=False),
+    "cholesky_ex": Case(lambda a: torch.linalg.cholesky_ex(spd(a))[0], [S(3, 3)]),
+    "cholesky_ex_info": Case(lambda a: torch.linalg.cholesky_ex(sym(a) - 4 * eye_like(a))[1],
+                             [S(3, 3, 3)], grad=False),
+    # linalg.norm
+    "norm_default": Case(lambda a: torch.linalg.norm(a), [S(2, 3, 4)]),
+    "norm_vector_ord": Case(lambda a: torch.linalg.norm(a, 3), [S(5)]),
+    "norm_matrix_ord": Case(lambda a: torch.linalg.norm(a, float("inf")), [S(3, 4)]),
+    "norm_dim_vector": Case(lambda a: torch.linalg.norm(a, 1, dim=1, keepdim=True), [S(3, 4)]),
+    "norm_dim_matrix": Case(lambda a: torch.linalg.norm(a, -2, dim=(0, 2)), [S(3, 2, 4)]),
+    "norm_nuc": Case(lambda a: torch.linalg.norm(a, "nuc"), [S(3, 4)]),
+    "norm_fro_dims": Case(lambda a: torch.linalg.norm(a, "fro", dim=(1, 2)), [S(2, 3, 4)]),
+    "norm_zero": Case(lambda a: torch.linalg.norm(a, 0), [S(6)], grad=False),
 }

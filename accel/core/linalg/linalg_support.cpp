@@ -80,16 +80,20 @@ LuFactors lu_factors(const Tensor& a) {
 
 Tensor LuFactors::singular() const { return eq(lu.diagonal(0, -2, -1), 0).any(-1); }
 
-void LuFactors::check_invertible(const char* op) const {
-  if (lu.size(-1) == 0) return;
-  // The first zero on U's diagonal, 1-based as LAPACK and PyTorch name it (0: none).
+Tensor LuFactors::first_zero_pivot() const {
+  if (lu.size(-1) == 0) return zeros(batch_dims(lu), TensorOptions(kInt64));
   const Tensor zero_pivot = eq(lu.diagonal(0, -2, -1), 0).to(kInt64);
-  const Tensor first = where(zero_pivot.any(-1), std::get<1>(zero_pivot.max(-1)) + 1, 0);
-  check_batch_elements<int64_t>(first.reshape({-1}).contiguous(), op, [](int64_t element) {
-    return fmt::format(
-        "the diagonal element {} of U is zero: the matrix is singular and cannot be inverted",
-        element);
-  });
+  return where(zero_pivot.any(-1), std::get<1>(zero_pivot.max(-1)) + 1, 0);
+}
+
+void LuFactors::check_invertible(const char* op) const {
+  check_batch_elements<int64_t>(first_zero_pivot().reshape({-1}).contiguous(), op,
+                                [](int64_t element) {
+                                  return fmt::format(
+                                      "the diagonal element {} of U is zero: the matrix is "
+                                      "singular and cannot be inverted",
+                                      element);
+                                });
 }
 
 Tensor LuFactors::solve(const Tensor& b, bool transpose) const {
@@ -97,6 +101,17 @@ Tensor LuFactors::solve(const Tensor& b, bool transpose) const {
   cpu::lu_solve(lu.dtype(), lu.data_ptr(), pivots.data_ptr<int32_t>(), x.data_ptr(), batch_shape(x),
                 transpose);
   return x;
+}
+
+Tensor permutation_matrix(const Tensor& pivots, ScalarType dtype) {
+  const Tensor host_pivots = host_contiguous(pivots);
+  const Tensor rows = host_empty(pivots.sizes(), kInt64);
+  const int64_t n = pivots.size(-1);
+  cpu::lu_row_order(host_pivots.data_ptr<int32_t>(), rows.data_ptr<int64_t>(),
+                    n == 0 ? 0 : pivots.numel() / n, n);
+  // Row i of P A is row rows[i] of A: P has a one at [rows[i], i].
+  const Tensor columns = arange(n, TensorOptions(kInt64));
+  return mT(eq(rows.unsqueeze(-1), columns).to(dtype)).to(pivots.device());
 }
 
 }  // namespace accel::linalg_support

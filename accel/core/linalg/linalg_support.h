@@ -59,11 +59,16 @@ struct LuFactors {
 
   // The first batch element with a zero on U's diagonal is an error naming `op`.
   void check_invertible(const char* op) const;
+  // The 1-based position of the first zero on U's diagonal, or 0, per batch element (host,
+  // int64).
+  Tensor first_zero_pivot() const;
   // Whether U's diagonal holds a zero, per batch element (host, bool).
   Tensor singular() const;
   // A⁻¹ b (A⁻ᵀ b when `transpose`) for b [..., n, k] with the factors' batch dims, on the host.
   Tensor solve(const Tensor& b, bool transpose) const;
 };
 LuFactors lu_factors(const Tensor& a);
+// P with A = P L U for lu_factor's pivots (on the pivots' device), of `dtype`.
+Tensor permutation_matrix(const Tensor& pivots, ScalarType dtype);
 
 }  // namespace accel::linalg_support

@@ -1,4 +1,5 @@
-// linalg.inv, solve, det and slogdet from one LU factorization with partial pivoting, and the
+// linalg.inv (and inv_ex), solve, det and slogdet from one LU factorization with partial
+// pivoting, and the
 // torch names inverse, det, slogdet and logdet. Their gradients reuse the forward's factors:
 // Aᵀ⁻¹ comes from solves with them, so a backward factorizes nothing again (but for det's
 // gradient at a singular matrix, the matrix of cofactors, taken from an SVD).
@@ -44,13 +45,8 @@ Tensor det_gradient_by_cofactors(const Tensor& a, const Tensor& grad) {
          matmul(u * (before * after).unsqueeze(-2), vh);
 }
 
-}  // namespace
-
-Tensor inv(const Tensor& a) {
-  constexpr const char* op = "linalg.inv";
-  check_matrices(a, op, true);
-  const LuFactors factors = lu_factors(a);
-  factors.check_invertible(op);
+// A⁻¹ from A's LU factors, recording its gradient -A⁻ᵀ ∂X A⁻ᵀ.
+Tensor inverse_from(const Tensor& a, const LuFactors& factors, const char* op) {
   const Tensor out = factors.solve(host_identities(a), false).to(a.device());
   if (autograd::should_record(a)) {
     autograd::record(op, {a}, out, [saved = SavedTensor(out)](const Tensor& grad, GradInputs& in) {
@@ -59,6 +55,23 @@ Tensor inv(const Tensor& a) {
     });
   }
   return out;
+}
+
+}  // namespace
+
+Tensor inv(const Tensor& a) {
+  constexpr const char* op = "linalg.inv";
+  check_matrices(a, op, true);
+  const LuFactors factors = lu_factors(a);
+  factors.check_invertible(op);
+  return inverse_from(a, factors, op);
+}
+
+std::tuple<Tensor, Tensor> inv_ex(const Tensor& a) {
+  constexpr const char* op = "linalg.inv_ex";
+  check_matrices(a, op, true);
+  const LuFactors factors = lu_factors(a);
+  return {inverse_from(a, factors, op), factors.first_zero_pivot().to(kInt32).to(a.device())};
 }
 
 Tensor solve(const Tensor& a, const Tensor& b, bool left) {
@@ -151,5 +164,10 @@ Tensor logdet(const Tensor& a) {
   const auto [sign, logabsdet] = linalg::slogdet(a);
   return where(lt(sign, 0), std::numeric_limits<double>::quiet_NaN(), logabsdet);
 }
+
+Tensor Tensor::inverse() const { return linalg::inv(*this); }
+Tensor Tensor::det() const { return linalg::det(*this); }
+Tensor Tensor::logdet() const { return accel::logdet(*this); }
+std::tuple<Tensor, Tensor> Tensor::slogdet() const { return linalg::slogdet(*this); }
 
 }  // namespace accel

@@ -1,7 +1,7 @@
-// linalg.vector_norm and matrix_norm. The matrix norms reduce over two dims: the induced 1- and
-// inf-norms are the largest absolute column and row sums (-1 and -inf the smallest), 2 and -2
-// the extreme singular values, "fro" the 2-norm of the elements, "nuc" the sum of the singular
-// values.
+// linalg.vector_norm, matrix_norm and norm (which picks one of them). The matrix norms reduce over
+// two dims: the induced 1- and inf-norms are the largest absolute column and row sums (-1 and -inf
+// the smallest), 2 and -2 the extreme singular values, "fro" the 2-norm of the elements, "nuc" the
+// sum of the singular values.
 #include <cmath>
 
 #include "accel/core/linalg.h"
@@ -28,9 +28,19 @@ MatrixDims checked_dims(const Tensor& a, IntArrayRef dim) {
   return dims;
 }
 
+// The norms of empty matrices: zeros, as PyTorch's.
+Tensor zero_norms(const Tensor& a, MatrixDims dims, bool keepdim) {
+  return a.sum({dims.rows, dims.cols}, keepdim);
+}
+
+bool is_empty(const Tensor& a, MatrixDims dims) {
+  return a.size(dims.rows) == 0 || a.size(dims.cols) == 0;
+}
+
 // The reduction of the matrices' singular values by `reduce`, shaped as a reduction over dims.
 template <typename Reduce>
 Tensor over_singular_values(const Tensor& a, MatrixDims dims, bool keepdim, const Reduce& reduce) {
+  if (is_empty(a, dims)) return zero_norms(a, dims, keepdim);
   const Tensor reduced = reduce(svdvals(a.movedim({dims.rows, dims.cols}, {-2, -1})));
   if (!keepdim) return reduced;
   const int64_t first = std::min(dims.rows, dims.cols);
@@ -40,7 +50,7 @@ Tensor over_singular_values(const Tensor& a, MatrixDims dims, bool keepdim, cons
 }  // namespace
 
 Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool keepdim) {
-  return norm(x, ord, dim, keepdim);
+  return accel::norm(x, ord, dim, keepdim);
 }
 
 Tensor matrix_norm(const Tensor& a, const Scalar& ord, IntArrayRef dim, bool keepdim) {
@@ -52,6 +62,7 @@ Tensor matrix_norm(const Tensor& a, const Scalar& ord, IntArrayRef dim, bool kee
   }
   ACCEL_CHECK(std::abs(order) == 1 || std::isinf(order), kOp,
               "ord must be 1, -1, 2, -2, inf, -inf, \"fro\" or \"nuc\", got {}", order);
+  if (is_empty(a, dims)) return zero_norms(a, dims, keepdim);
   // The 1-norms sum down the columns (over the rows dim), then take the extreme column.
   const bool columns = std::abs(order) == 1;
   const int64_t summed = columns ? dims.rows : dims.cols;
@@ -64,9 +75,34 @@ Tensor matrix_norm(const Tensor& a, const Scalar& ord, IntArrayRef dim, bool kee
 
 Tensor matrix_norm(const Tensor& a, std::string_view ord, IntArrayRef dim, bool keepdim) {
   const MatrixDims dims = checked_dims(a, dim);
-  if (ord == "fro") return norm(a, 2, {dims.rows, dims.cols}, keepdim);
+  if (ord == "fro") return accel::norm(a, 2, {dims.rows, dims.cols}, keepdim);
   ACCEL_CHECK(ord == "nuc", kOp, "ord must be \"fro\", \"nuc\" or a number, got \"{}\"", ord);
   return over_singular_values(a, dims, keepdim, [](const Tensor& s) { return s.sum({-1}); });
+}
+
+Tensor norm(const Tensor& x, std::optional<Scalar> ord, IntArrayRef dim, bool keepdim) {
+  constexpr const char* op = "linalg.norm";
+  ACCEL_CHECK(x.defined(), op, "the tensor is undefined");
+  // Without ord: the 2-norm of the elements (of matrices, their Frobenius norm).
+  if (!ord) return accel::norm(x, 2, dim, keepdim);
+  if (dim.size() == 2) return matrix_norm(x, *ord, dim, keepdim);
+  if (dim.empty() && x.dim() == 2) return matrix_norm(x, *ord, {-2, -1}, keepdim);
+  ACCEL_CHECK(dim.size() == 1 || (dim.empty() && x.dim() == 1), op,
+              "with a numeric ord, dim must name one or two dims, or the input be 1-D or 2-D; "
+              "got dim {} for shape {}",
+              dim, x.sizes());
+  return vector_norm(x, *ord, dim, keepdim);
+}
+
+Tensor norm(const Tensor& x, std::string_view ord, IntArrayRef dim, bool keepdim) {
+  constexpr const char* op = "linalg.norm";
+  ACCEL_CHECK(x.defined(), op, "the tensor is undefined");
+  ACCEL_CHECK(dim.size() == 2 || (dim.empty() && x.dim() == 2), op,
+              "ord \"{}\" is a matrix norm: dim must name two dims, or the input be 2-D; got dim "
+              "{} for shape {}",
+              ord, dim, x.sizes());
+  if (dim.empty()) return matrix_norm(x, ord, {-2, -1}, keepdim);
+  return matrix_norm(x, ord, dim, keepdim);
 }
 
 }  // namespace accel::linalg

@@ -94,5 +94,6 @@ Tensor vecdot(const Tensor& x, const Tensor& y, int64_t dim) {
 namespace accel {
 
 Tensor matrix_power(const Tensor& a, int64_t n) { return linalg::matrix_power(a, n); }
+Tensor Tensor::matrix_power(int64_t n) const { return linalg::matrix_power(*this, n); }
 
 }  // namespace accel

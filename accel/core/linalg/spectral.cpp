@@ -52,6 +52,18 @@ Tensor pinv_backward(const Tensor& grad, const Tensor& pinv_a, const Tensor& a) 
          matmul(matmul(pinv_t_k, pinv_a), a);
 }
 
+// norm(A) * norm(A⁻¹), and infinity where A is singular, as PyTorch's.
+template <typename Norm>
+Tensor cond_by_inverse(const Tensor& a, const Norm& norm) {
+  check_matrices(a, "linalg.cond", true);
+  const Tensor singular = lu_factors(a).singular().to(a.device());
+  if (!singular.any().item<bool>()) return norm(a) * norm(inv(a));
+  // Singular matrices are inverted as identities, then their results replaced.
+  const Tensor invertible =
+      where(singular.unsqueeze(-1).unsqueeze(-1), eye(a.size(-1), a.options()), a);
+  return where(singular, std::numeric_limits<double>::infinity(), norm(a) * norm(inv(invertible)));
+}
+
 }  // namespace
 
 Tensor pinv(const Tensor& a, std::optional<double> atol, std::optional<double> rtol,
@@ -101,13 +113,11 @@ Tensor cond(const Tensor& a, const Scalar& p) {
     const Tensor smallest = s.narrow(-1, s.size(-1) - 1, 1).squeeze(-1);
     return order == 2 ? largest / smallest : smallest / largest;
   }
-  check_matrices(a, op, true);
-  return matrix_norm(a, p) * matrix_norm(inv(a), p);
+  return cond_by_inverse(a, [&](const Tensor& x) { return matrix_norm(x, p); });
 }
 
 Tensor cond(const Tensor& a, std::string_view p) {
-  check_matrices(a, "linalg.cond", true);
-  return matrix_norm(a, p) * matrix_norm(inv(a), p);
+  return cond_by_inverse(a, [&](const Tensor& x) { return matrix_norm(x, p); });
 }
 
 }  // namespace accel::linalg
@@ -115,5 +125,6 @@ Tensor cond(const Tensor& a, std::string_view p) {
 namespace accel {
 
 Tensor pinverse(const Tensor& a, double rcond) { return linalg::pinv(a, std::nullopt, rcond); }
+Tensor Tensor::pinverse(double rcond) const { return accel::pinverse(*this, rcond); }
 
 }  // namespace accel

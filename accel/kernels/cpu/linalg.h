@@ -23,6 +23,10 @@ struct MatrixBatch {
 // unscaled and U singular (U's diagonal says so).
 void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t n);
 
+// rows [batch, n] = the order of the rows after lu_factor's swaps: row i of P A is row rows[i] of
+// A (P A = L U).
+void lu_row_order(const int32_t* pivots, int64_t* rows, int64_t batch, int64_t n);
+
 // b [batch, n, k] becomes A⁻¹ b (Aᵀ⁻¹ b when `transpose`), from lu_factor's factors of A.
 void lu_solve(ScalarType type, const void* lu, const int32_t* pivots, void* b, MatrixBatch shape,
               bool transpose);
@@ -54,5 +58,9 @@ void eigh(ScalarType type, const void* a, void* eigenvalues, void* eigenvectors,
 // m, m] and vh [batch, n, n] when `full_matrices`). converged[b] as for eigh.
 void svd(ScalarType type, const void* a, void* u, void* s, void* vh, bool* converged,
          MatrixBatch shape, bool full_matrices);
+
+// out [batch, n, n] = exp(A) for a [batch, n, n]: scaling and squaring with a Padé approximant
+// (the method of PyTorch's and SciPy's expm).
+void matrix_exp(ScalarType type, const void* a, void* out, int64_t batch, int64_t n);
 
 }  // namespace accel::cpu

@@ -1,6 +1,9 @@
-// LU factorization with partial pivoting (Eigen's PartialPivLU, blocked) and the solves from its
-// factors. Eigen keeps the row order as a permutation; the factors are handed out with LAPACK's
-// pivots (the row swaps in turn), which is what PyTorch's lu_factor returns.
+// LU factorization with partial pivoting and the solves from its factors. Matrices up to
+// kSmallLu rows are factorized in place by the unblocked algorithm (LAPACK's getf2), which
+// allocates nothing: batches of small matrices are mostly bookkeeping otherwise. Larger ones go
+// to Eigen's blocked PartialPivLU, which keeps the row order as a permutation; the factors are
+// handed out with LAPACK's pivots (the row swaps in turn) either way, as PyTorch's lu_factor.
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -12,6 +15,27 @@ namespace accel::cpu {
 using namespace linalg;
 
 namespace {
+
+constexpr int64_t kSmallLu = 16;
+
+template <typename T>
+void unblocked_lu(MatrixMap<T>& a, int32_t* pivots) {
+  const int64_t n = a.rows();
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t pivot_row = k;
+    for (int64_t i = k + 1; i < n; ++i) {
+      if (std::abs(a(i, k)) > std::abs(a(pivot_row, k))) pivot_row = i;
+    }
+    pivots[k] = static_cast<int32_t>(pivot_row + 1);
+    if (pivot_row != k) a.row(k).swap(a.row(pivot_row));
+    const T pivot = a(k, k);
+    if (pivot == T(0)) continue;
+    for (int64_t i = k + 1; i < n; ++i) {
+      const T factor = a(i, k) /= pivot;
+      for (int64_t j = k + 1; j < n; ++j) a(i, j) -= factor * a(k, j);
+    }
+  }
+}
 
 // The swaps that bring the rows into the order P A: source_row[i] is the row of A that lands in
 // row i. Row i is swapped with the row now holding source_row[i] (never above i).
@@ -42,6 +66,7 @@ void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t
   dispatch_linalg(type, "lu_factor", [&]<typename T>() {
     for_each_matrix(batch, n * n * n, [&](int64_t i) {
       MatrixMap<T> matrix = matrix_at<T>(a, i, n, n);
+      if (n <= kSmallLu) return unblocked_lu(matrix, pivots + i * n);
       const Eigen::PartialPivLU<RowMajorMatrix<T>> lu(matrix);
       matrix = lu.matrixLU();
       // permutationP maps row r of A to row indices[r] of P A; invert it.
@@ -51,6 +76,14 @@ void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t
       pivots_from_order(source_row.data(), pivots + i * n, n);
     });
   });
+}
+
+void lu_row_order(const int32_t* pivots, int64_t* rows, int64_t batch, int64_t n) {
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t* order = rows + b * n;
+    std::iota(order, order + n, 0);
+    for (int64_t i = 0; i < n; ++i) std::swap(order[i], order[pivots[b * n + i] - 1]);
+  }
 }
 
 void lu_solve(ScalarType type, const void* lu, const int32_t* pivots, void* b, MatrixBatch shape,
