@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "accel/accel.h"
+#include "accel/core/autograd/node.h"
 #include "support/expect_error.h"
 #include "support/gradient.h"
 #include "support/op_harness.h"
@@ -406,6 +407,18 @@ TEST(LinalgGradients, LogdetOfASingularMatrixIsMinusInfinityAndItsGradientAnErro
   expect_error_containing(
       [&] { grad_of([](const Tensor& t) { return std::get<1>(linalg::slogdet(t)); }, singular); },
       "linalg.slogdet (backward): the diagonal element 2 of U is zero");
+}
+
+TEST(LinalgGradients, EachOpRecordsOneNodeAndSignsNone) {
+  const Tensor a = well(randn({3, 3}, kFloat64)).requires_grad_();
+  EXPECT_EQ(linalg::det(a).grad_fn()->name(), std::string("linalg.det"));
+  EXPECT_EQ(linalg::inv(a).grad_fn()->name(), std::string("linalg.inv"));
+  const auto [sign, logabsdet] = linalg::slogdet(a);
+  EXPECT_FALSE(sign.requires_grad());
+  EXPECT_EQ(logabsdet.grad_fn()->name(), std::string("linalg.slogdet"));
+  const auto [lu, pivots] = linalg::lu_factor(a);
+  EXPECT_FALSE(pivots.requires_grad());
+  EXPECT_EQ(lu.grad_fn()->name(), std::string("linalg.lu_factor"));
 }
 
 TEST(LinalgGradients, QrModesThatAreNotDifferentiableSaySoInBackward) {

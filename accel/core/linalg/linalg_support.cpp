@@ -48,6 +48,7 @@ Tensor expand_batch(const Tensor& a, IntArrayRef batch) {
 }
 
 Tensor host_copy(const Tensor& a) {
+  NoGradGuard factors_only;  // the ops record their own gradients
   Tensor copy = host_empty(a.sizes(), a.dtype());
   copy.copy_(a);
   return copy;

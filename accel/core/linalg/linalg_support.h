@@ -27,7 +27,7 @@ DimVector broadcast_batch_dims(const Tensor& a, const Tensor& b, const char* op)
 // a expanded to `batch` leading dims and its own last two.
 Tensor expand_batch(const Tensor& a, IntArrayRef batch);
 
-// A contiguous copy of a in host memory, which a kernel may overwrite.
+// A contiguous copy of a in host memory, which a kernel may overwrite (not part of the graph).
 Tensor host_copy(const Tensor& a);
 // a itself when it is contiguous in host memory, else host_copy(a): for kernels that only read.
 Tensor host_contiguous(const Tensor& a);
