@@ -346,6 +346,9 @@ TEST(LinalgFactors, LargeMatricesTakeTheBlockedFactorization) {
   expect_close(matmul(a, linalg::inv(a)), eye(40, kFloat64), 1e-9);
   const Tensor b = randn({40, 3}, kFloat64);
   expect_close(matmul(a, linalg::solve(a, b)), b, 1e-9);
+  // The gradient solves with Aᵀ (the factors' transposed solve).
+  const Tensor grad_b = grad_of([&](const Tensor& t) { return linalg::solve(a, t); }, b);
+  expect_close(matmul(mT(a), grad_b), ones_like(b), 1e-9);
   // det(A)² = det(A Aᵀ), the product of its eigenvalues.
   const Tensor gram = matmul(a, mT(a));
   expect_close(linalg::det(a).square() / linalg::eigvalsh(gram).prod(), scalar_tensor(1.0), 1e-8);

@@ -74,27 +74,21 @@ LuFactors lu_factors(const Tensor& a) {
   const Tensor lu = host_copy(a);
   DimVector pivot_sizes(a.sizes().begin(), a.sizes().end() - 1);
   const Tensor pivots = host_empty(pivot_sizes, kInt32);
+  const Tensor info = host_empty(batch_dims(a), kInt32);
   const cpu::MatrixBatch shape = batch_shape(a);
-  cpu::lu_factor(a.dtype(), lu.data_ptr(), pivots.data_ptr<int32_t>(), shape.batch, shape.rows);
-  return {lu, pivots};
+  cpu::lu_factor(a.dtype(), lu.data_ptr(), pivots.data_ptr<int32_t>(), info.data_ptr<int32_t>(),
+                 shape.batch, shape.rows);
+  return {lu, pivots, info};
 }
 
-Tensor LuFactors::singular() const { return eq(lu.diagonal(0, -2, -1), 0).any(-1); }
-
-Tensor LuFactors::first_zero_pivot() const {
-  if (lu.size(-1) == 0) return zeros(batch_dims(lu), TensorOptions(kInt64));
-  const Tensor zero_pivot = eq(lu.diagonal(0, -2, -1), 0).to(kInt64);
-  return where(zero_pivot.any(-1), std::get<1>(zero_pivot.max(-1)) + 1, 0);
-}
+Tensor LuFactors::singular() const { return ne(info, 0); }
 
 void LuFactors::check_invertible(const char* op) const {
-  check_batch_elements<int64_t>(first_zero_pivot().reshape({-1}).contiguous(), op,
-                                [](int64_t element) {
-                                  return fmt::format(
-                                      "the diagonal element {} of U is zero: the matrix is "
-                                      "singular and cannot be inverted",
-                                      element);
-                                });
+  check_batch_elements<int32_t>(info.reshape({-1}), op, [](int32_t element) {
+    return fmt::format(
+        "the diagonal element {} of U is zero: the matrix is singular and cannot be inverted",
+        element);
+  });
 }
 
 Tensor LuFactors::solve(const Tensor& b, bool transpose) const {

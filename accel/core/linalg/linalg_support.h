@@ -56,12 +56,12 @@ Tensor triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool trans
 struct LuFactors {
   Tensor lu;      // [..., n, n], host
   Tensor pivots;  // [..., n], int32, host
+  // [...], int32, host: the first zero on U's diagonal (1-based), or 0; undefined for factors
+  // that came from lu_factor's caller.
+  Tensor info;
 
   // The first batch element with a zero on U's diagonal is an error naming `op`.
   void check_invertible(const char* op) const;
-  // The 1-based position of the first zero on U's diagonal, or 0, per batch element (host,
-  // int64).
-  Tensor first_zero_pivot() const;
   // Whether U's diagonal holds a zero, per batch element (host, bool).
   Tensor singular() const;
   // A⁻¹ b (A⁻ᵀ b when `transpose`) for b [..., n, k] with the factors' batch dims, on the host.

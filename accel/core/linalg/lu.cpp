@@ -71,7 +71,7 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& a) {
   constexpr const char* op = "linalg.inv_ex";
   check_matrices(a, op, true);
   const LuFactors factors = lu_factors(a);
-  return {inverse_from(a, factors, op), factors.first_zero_pivot().to(kInt32).to(a.device())};
+  return {inverse_from(a, factors, op), factors.info.to(a.device())};
 }
 
 Tensor solve(const Tensor& a, const Tensor& b, bool left) {

@@ -68,8 +68,8 @@ Tensor lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool le
   const DimVector batch = broadcast_batch_dims(lu, b, op);
   DimVector pivot_sizes(batch);
   pivot_sizes.push_back(lu.size(-1));
-  const LuFactors factors{host_copy(expand_batch(lu, batch)),
-                          host_copy(pivots.expand(pivot_sizes))};
+  const LuFactors factors{host_copy(expand_batch(lu, batch)), host_copy(pivots.expand(pivot_sizes)),
+                          Tensor()};
   const Tensor out = factors.solve(expand_batch(b, batch), adjoint).to(b.device());
   if (autograd::should_record(lu, b)) {
     autograd::record(

@@ -20,8 +20,9 @@ struct MatrixBatch {
 // LU factorization with partial pivoting, in place: a [batch, n, n] becomes L (unit diagonal,
 // below it) and U (on and above it) with P A = L U. pivots [batch, n] are LAPACK's: row i was
 // swapped with row pivots[i] - 1, for i = 0, 1, ... in turn. A zero pivot leaves its column of L
-// unscaled and U singular (U's diagonal says so).
-void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t n);
+// unscaled and U singular: info[b] is the 1-based position of U's first zero diagonal element,
+// or 0 (LAPACK's getrf info).
+void lu_factor(ScalarType type, void* a, int32_t* pivots, int32_t* info, int64_t batch, int64_t n);
 
 // rows [batch, n] = the order of the rows after lu_factor's swaps: row i of P A is row rows[i] of
 // A (P A = L U).

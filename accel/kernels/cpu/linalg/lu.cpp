@@ -37,6 +37,41 @@ void unblocked_lu(MatrixMap<T>& a, int32_t* pivots) {
   }
 }
 
+template <typename T>
+void apply_pivots(MatrixMap<T>& b, const int32_t* pivots, int64_t n, bool reverse) {
+  for (int64_t s = 0; s < n; ++s) {
+    const int64_t i = reverse ? n - 1 - s : s;
+    if (pivots[i] - 1 != i) b.row(i).swap(b.row(pivots[i] - 1));
+  }
+}
+
+// b = A⁻¹ b (A⁻ᵀ b when transposed) by substitution, row by row of b, for the small factors
+// unblocked_lu makes (Eigen's triangular solver sets up blocking per call).
+template <typename T>
+void substitute(const ConstMatrixMap<T>& lu, const int32_t* pivots, MatrixMap<T>& b,
+                bool transpose) {
+  const int64_t n = lu.rows();
+  if (!transpose) {
+    apply_pivots(b, pivots, n, false);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < i; ++j) b.row(i) -= lu(i, j) * b.row(j);
+    }
+    for (int64_t i = n - 1; i >= 0; --i) {
+      for (int64_t j = i + 1; j < n; ++j) b.row(i) -= lu(i, j) * b.row(j);
+      b.row(i) /= lu(i, i);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < i; ++j) b.row(i) -= lu(j, i) * b.row(j);
+    b.row(i) /= lu(i, i);
+  }
+  for (int64_t i = n - 1; i >= 0; --i) {
+    for (int64_t j = i + 1; j < n; ++j) b.row(i) -= lu(j, i) * b.row(j);
+  }
+  apply_pivots(b, pivots, n, true);
+}
+
 // The swaps that bring the rows into the order P A: source_row[i] is the row of A that lands in
 // row i. Row i is swapped with the row now holding source_row[i] (never above i).
 void pivots_from_order(const int* source_row, int32_t* pivots, int64_t n) {
@@ -52,28 +87,31 @@ void pivots_from_order(const int* source_row, int32_t* pivots, int64_t n) {
   }
 }
 
+// P A = L U in place, by the unblocked algorithm for small matrices, else Eigen's blocked one.
 template <typename T>
-void apply_pivots(MatrixMap<T>& b, const int32_t* pivots, int64_t n, bool reverse) {
-  for (int64_t s = 0; s < n; ++s) {
-    const int64_t i = reverse ? n - 1 - s : s;
-    if (pivots[i] - 1 != i) b.row(i).swap(b.row(pivots[i] - 1));
-  }
+void factorize(MatrixMap<T>& matrix, int32_t* pivots) {
+  const int64_t n = matrix.rows();
+  if (n <= kSmallLu) return unblocked_lu(matrix, pivots);
+  const Eigen::PartialPivLU<RowMajorMatrix<T>> lu(matrix);
+  matrix = lu.matrixLU();
+  // permutationP maps row r of A to row indices[r] of P A; invert it.
+  const auto& indices = lu.permutationP().indices();
+  std::vector<int> source_row(n);
+  for (int64_t r = 0; r < n; ++r) source_row[indices[r]] = static_cast<int>(r);
+  pivots_from_order(source_row.data(), pivots, n);
 }
 
 }  // namespace
 
-void lu_factor(ScalarType type, void* a, int32_t* pivots, int64_t batch, int64_t n) {
+void lu_factor(ScalarType type, void* a, int32_t* pivots, int32_t* info, int64_t batch, int64_t n) {
   dispatch_linalg(type, "lu_factor", [&]<typename T>() {
     for_each_matrix(batch, n * n * n, [&](int64_t i) {
       MatrixMap<T> matrix = matrix_at<T>(a, i, n, n);
-      if (n <= kSmallLu) return unblocked_lu(matrix, pivots + i * n);
-      const Eigen::PartialPivLU<RowMajorMatrix<T>> lu(matrix);
-      matrix = lu.matrixLU();
-      // permutationP maps row r of A to row indices[r] of P A; invert it.
-      const auto& indices = lu.permutationP().indices();
-      std::vector<int> source_row(n);
-      for (int64_t r = 0; r < n; ++r) source_row[indices[r]] = static_cast<int>(r);
-      pivots_from_order(source_row.data(), pivots + i * n, n);
+      factorize(matrix, pivots + i * n);
+      info[i] = 0;
+      for (int64_t j = 0; j < n && info[i] == 0; ++j) {
+        if (matrix(j, j) == T(0)) info[i] = static_cast<int32_t>(j + 1);
+      }
     });
   });
 }
@@ -94,6 +132,7 @@ void lu_solve(ScalarType type, const void* lu, const int32_t* pivots, void* b, M
       const ConstMatrixMap<T> factors = matrix_at<T>(lu, i, n, n);
       MatrixMap<T> rhs = matrix_at<T>(b, i, n, k);
       const int32_t* swaps = pivots + i * n;
+      if (n <= kSmallLu) return substitute(factors, swaps, rhs, transpose);
       if (!transpose) {
         // A = Pᵀ L U: x = U⁻¹ L⁻¹ P b.
         apply_pivots(rhs, swaps, n, false);
