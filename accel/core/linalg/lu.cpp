@@ -1,8 +1,7 @@
 // linalg.inv (and inv_ex), solve, det and slogdet from one LU factorization with partial
-// pivoting, and the
-// torch names inverse, det, slogdet and logdet. Their gradients reuse the forward's factors:
-// Aᵀ⁻¹ comes from solves with them, so a backward factorizes nothing again (but for det's
-// gradient at a singular matrix, the matrix of cofactors, taken from an SVD).
+// pivoting, and the torch names inverse, det, slogdet and logdet. Their gradients reuse the
+// forward's factors: Aᵀ⁻¹ comes from solves with them, so a backward factorizes nothing again
+// (but for det's gradient at a singular matrix, the matrix of cofactors, taken from an SVD).
 #include <algorithm>
 #include <limits>
 

@@ -1,6 +1,6 @@
 // linalg.svd and svdvals: the SVD on the host, and PyTorch's gradient for it. With U and Vh
 // restricted to their first k = min(m, n) columns and rows, Ŝ = diag(S) and E_ij = S_j² - S_i²:
-//   ∂A = U (skew(Uᵀ∂U) Ŝ + Ŝ skew(Vᵀ∂V)) / E + diag(∂S)) Vh, skew(X) = X - Xᵀ,
+//   ∂A = U ((skew(Uᵀ∂U) Ŝ + Ŝ skew(Vᵀ∂V)) / E + diag(∂S)) Vh, skew(X) = X - Xᵀ,
 // plus (I - U Uᵀ) ∂U Ŝ⁻¹ Vh for a tall A and U Ŝ⁻¹ ∂Vᵀ (I - V Vh) for a wide one (the parts of ∂U,
 // ∂V outside the factors' spans). Infinite where singular values repeat, as PyTorch's.
 #include "accel/core/linalg.h"
