@@ -56,9 +56,11 @@ Tensor pinv_backward(const Tensor& grad, const Tensor& pinv_a, const Tensor& a) 
 template <typename Norm>
 Tensor cond_by_inverse(const Tensor& a, const Norm& norm) {
   check_matrices(a, "linalg.cond", true);
-  const Tensor singular = lu_factors(a).singular().to(a.device());
-  if (!singular.any().item<bool>()) return norm(a) * norm(inv(a));
-  // Singular matrices are inverted as identities, then their results replaced.
+  const auto [inverse, info] = inv_ex(a);
+  const Tensor singular = ne(info, 0);
+  if (!singular.any().item<bool>()) return norm(a) * norm(inverse);
+  // Singular matrices are inverted again as identities (their non-finite inverses would make
+  // the gradient NaN), then their results replaced.
   const Tensor invertible =
       where(singular.unsqueeze(-1).unsqueeze(-1), eye(a.size(-1), a.options()), a);
   return where(singular, std::numeric_limits<double>::infinity(), norm(a) * norm(inv(invertible)));
