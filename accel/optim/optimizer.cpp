@@ -12,9 +12,9 @@
 namespace accel::optim {
 namespace {
 
-// A loaded scalar state ("step", "mu_product") must be one an update can continue from: a finite
-// non-negative number without dimensions (a NaN or negative step count would make every later
-// bias correction wrong).
+// A loaded scalar state ("step", "mu_product", ASGD's "eta" and "mu") must be one an update can
+// continue from: a finite non-negative number without dimensions (a NaN or negative step count
+// would make every later bias correction wrong).
 void check_scalar_state(const std::string& key, const Tensor& value, int64_t index,
                         const std::string& op) {
   const bool is_number = value.dim() == 0 && value.dtype() != kBool;
@@ -34,7 +34,9 @@ bool same_optimizer_class(const OptimizerOptions& a, const OptimizerOptions& b) 
 
 }  // namespace
 
-bool is_scalar_state(const std::string& key) { return key == "step" || key == "mu_product"; }
+bool is_scalar_state(const std::string& key) {
+  return key == "step" || key == "mu_product" || key == "eta" || key == "mu";
+}
 
 Tensor descent_gradient(const Tensor& param, const Tensor& grad, double grad_scale, bool maximize,
                         double l2_weight_decay) {
@@ -146,6 +148,16 @@ void Optimizer::step(const Tensor& found_inf, const Tensor& inv_scale) {
   }
 }
 
+Tensor Optimizer::step(const LossClosure& closure) {
+  Tensor loss;
+  if (closure) {
+    AutoGradMode enable_grad(true);
+    loss = closure();
+  }
+  step();
+  return loss;
+}
+
 void Optimizer::check_non_negative(const char* what, double value) const {
   ACCEL_CHECK(value >= 0.0, name_, "invalid {}: {} (expected >= 0)", what, value);
 }
@@ -198,7 +210,7 @@ std::vector<Tensor> Optimizer::ordered_params() const {
   return params;
 }
 
-void Optimizer::check_state_dict(const OptimizerStateDict& dict) const {
+void Optimizer::check_groups(const OptimizerStateDict& dict) const {
   ACCEL_CHECK(dict.param_groups.size() == groups_.size(), name_,
               "the state dict has {} parameter groups but the optimizer has {}",
               dict.param_groups.size(), groups_.size());
@@ -224,43 +236,54 @@ void Optimizer::check_state_dict(const OptimizerStateDict& dict) const {
                   saved.params[i], numbered);
     }
   }
+}
+
+ParamState Optimizer::adopt_state(const ParamState& saved, int64_t index,
+                                  const Tensor& param) const {
+  ParamState state;
+  for (const auto& [key, value] : saved) {
+    ACCEL_CHECK(value.defined(), name_, "state {} of parameter {} is undefined",
+                io::quoted_for_message(key), index);
+    if (is_scalar_state(key)) {
+      check_scalar_state(key, value, index, name_);
+      state[key] = value.clone();  // keeps its float64
+    } else {
+      ACCEL_CHECK(value.sizes() == param.sizes(), name_,
+                  "state {} of parameter {} has shape {} but the parameter has shape {}",
+                  io::quoted_for_message(key), index, value.sizes(), param.sizes());
+      state[key] = value.to(param.options(), false, true);
+    }
+  }
+  return state;
+}
+
+std::unordered_map<const TensorImpl*, ParamState> Optimizer::adopt_states(
+    const OptimizerStateDict& dict) const {
   const std::vector<Tensor> params = ordered_params();
+  std::unordered_map<const TensorImpl*, ParamState> adopted;
   for (const auto& [index, saved_state] : dict.state) {
     ACCEL_CHECK(index >= 0 && index < static_cast<int64_t>(params.size()), name_,
                 "the state dict has state for parameter {} but the optimizer has {} parameters",
                 index, params.size());
     const Tensor& p = params[index];
-    for (const auto& [key, value] : saved_state) {
-      ACCEL_CHECK(value.defined(), name_, "state {} of parameter {} is undefined",
-                  io::quoted_for_message(key), index);
-      if (is_scalar_state(key)) {
-        check_scalar_state(key, value, index, name_);
-      } else {
-        ACCEL_CHECK(value.sizes() == p.sizes(), name_,
-                    "state {} of parameter {} has shape {} but the parameter has shape {}",
-                    io::quoted_for_message(key), index, value.sizes(), p.sizes());
-      }
-    }
+    adopted[p.impl()] = adopt_state(saved_state, index, p);
   }
+  return adopted;
+}
+
+void Optimizer::check_state_dict(const OptimizerStateDict& dict) const {
+  check_groups(dict);
+  adopt_states(dict);
 }
 
 void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
-  check_state_dict(dict);
-  const std::vector<Tensor> params = ordered_params();
-  std::unordered_map<const TensorImpl*, ParamState> loaded;
-  for (const auto& [index, saved_state] : dict.state) {
-    const Tensor& p = params[index];
-    ParamState& state = loaded[p.impl()];
-    // Scalar states keep their dtype; buffers take the parameter's dtype and device.
-    for (const auto& [key, value] : saved_state) {
-      state[key] = is_scalar_state(key) ? value.clone() : value.to(p.options(), false, true);
-    }
-  }
+  check_groups(dict);
+  std::unordered_map<const TensorImpl*, ParamState> adopted = adopt_states(dict);
   for (size_t g = 0; g < groups_.size(); ++g) {
     groups_[g].set_options(dict.param_groups[g].options->clone());
     groups_[g].set_initial_lr(dict.param_groups[g].initial_lr);
   }
-  state_ = std::move(loaded);
+  state_ = std::move(adopted);
 }
 
 }  // namespace accel::optim

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <concepts>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,11 +71,14 @@ class OptimizerParamGroup {
   std::optional<double> initial_lr_;
 };
 
+// Reevaluates the model and returns the loss (LibTorch's LossClosure): step(closure) calls it.
+using LossClosure = std::function<Tensor()>;
+
 // One parameter's optimizer state by name ("step", "exp_avg", "momentum_buffer", ...).
 using ParamState = std::map<std::string, Tensor>;
 
 // Whether a state key names a number without dimensions kept in float64 on the CPU ("step",
-// NAdam's "mu_product") rather than a buffer shaped like its parameter.
+// NAdam's "mu_product", ASGD's "eta" and "mu") rather than a buffer shaped like its parameter.
 bool is_scalar_state(const std::string& key);
 
 // For updates written as tensor ops: the gradient an update descends, a new tensor on the
@@ -115,6 +119,9 @@ class Optimizer {
   // Mixed precision: does nothing when found_inf (a one-element tensor) is nonzero; otherwise
   // the gradients are multiplied by inv_scale (one element) inside the update.
   void step(const Tensor& found_inf, const Tensor& inv_scale);
+  // As PyTorch's step(closure): calls the closure with gradients enabled, then updates, and
+  // returns the closure's loss. LBFGS calls it several times per step.
+  virtual Tensor step(const LossClosure& closure);
 
   OptimizerStateDict state_dict() const;
   // Installs a state dict from an optimizer of the same kind over parameters of the same shapes;
@@ -137,6 +144,12 @@ class Optimizer {
   // creating its state on the first call.
   virtual void update(const Tensor& param, const Tensor& grad, double grad_scale,
                       const OptimizerOptions& options, ParamState& state) = 0;
+  // Checks the saved state of parameter `index` and returns it as the state of `param`. By
+  // default, scalar states (is_scalar_state) are non-negative float64 numbers and every other
+  // state is a buffer shaped like the parameter, taking its dtype and device.
+  virtual ParamState adopt_state(const ParamState& saved, int64_t index, const Tensor& param) const;
+  // The state of `param`, for optimizers that update all their parameters together.
+  ParamState& mutable_state(const Tensor& param) { return state_[param.impl()]; }
   // Increments the state's "step" count (created at 0) and returns the new value.
   static double advance_step(ParamState& state);
   // The state tensor `key`, created as zeros like `param` on first use and kept on its device.
@@ -145,6 +158,11 @@ class Optimizer {
  private:
   // Every group's parameters in turn: the state dict's numbering.
   std::vector<Tensor> ordered_params() const;
+  // The checks of check_state_dict that concern the parameter groups.
+  void check_groups(const OptimizerStateDict& state_dict) const;
+  // Every saved state, checked and adopted (adopt_state), keyed by its parameter.
+  std::unordered_map<const TensorImpl*, ParamState> adopt_states(
+      const OptimizerStateDict& state_dict) const;
 
   std::string name_;
   std::unique_ptr<OptimizerOptions> defaults_;

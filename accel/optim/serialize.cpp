@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <typeinfo>
@@ -18,9 +20,12 @@
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
 #include "accel/optim/adamax.h"
+#include "accel/optim/asgd.h"
+#include "accel/optim/lbfgs.h"
 #include "accel/optim/nadam.h"
 #include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
+#include "accel/optim/rprop.h"
 #include "accel/optim/sgd.h"
 
 namespace accel::optim {
@@ -39,12 +44,22 @@ constexpr std::string_view kStatePrefix = "state.";
 // format nests 5 levels (groups, group, options, betas).
 constexpr io::JsonBounds kGroupsBounds = {.max_bytes = uint64_t{16} << 20, .max_depth = 8};
 
+// An option's JSON value; an unset optional option is null.
+template <typename T>
+json option_json(const T& value) {
+  return value;
+}
+template <typename T>
+json option_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
 // Writes each option into a JSON object.
 struct OptionsWriter {
   json& out;
   template <typename T, typename Set>
   void operator()(const char* name, const T& value, Set&&) {
-    out[name] = value;
+    out[name] = option_json(value);
   }
 };
 
@@ -62,6 +77,32 @@ void read_option(const json& value, const char* name, bool& out) {
     throw std::invalid_argument(fmt::format("option \"{}\" must be true or false", name));
   }
   out = value.get<bool>();
+}
+
+void read_option(const json& value, const char* name, int64_t& out) {
+  if (!value.is_number_integer()) {
+    throw std::invalid_argument(fmt::format("option \"{}\" must be an integer", name));
+  }
+  out = value.get<int64_t>();
+}
+
+void read_option(const json& value, const char* name, std::string& out) {
+  if (!value.is_string()) {
+    throw std::invalid_argument(fmt::format("option \"{}\" must be a string", name));
+  }
+  out = value.get<std::string>();
+}
+
+// An optional option: null when unset.
+template <typename T>
+void read_option(const json& value, const char* name, std::optional<T>& out) {
+  if (value.is_null()) {
+    out.reset();
+    return;
+  }
+  T inner{};
+  read_option(value, name, inner);
+  out = std::move(inner);
 }
 
 void read_option(const json& value, const char* name, Betas& out) {
@@ -170,6 +211,36 @@ void fields(Codec& codec, AdadeltaOptions& o) {
   ACCEL_OPTION(weight_decay);
   ACCEL_OPTION(maximize);
 }
+
+template <typename Codec>
+void fields(Codec& codec, RpropOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(etas);
+  ACCEL_OPTION(step_sizes);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, ASGDOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(lambd);
+  ACCEL_OPTION(alpha);
+  ACCEL_OPTION(t0);
+  ACCEL_OPTION(weight_decay);
+  ACCEL_OPTION(maximize);
+}
+
+template <typename Codec>
+void fields(Codec& codec, LBFGSOptions& o) {
+  ACCEL_OPTION(lr);
+  ACCEL_OPTION(max_iter);
+  ACCEL_OPTION(max_eval);
+  ACCEL_OPTION(tolerance_grad);
+  ACCEL_OPTION(tolerance_change);
+  ACCEL_OPTION(history_size);
+  ACCEL_OPTION(line_search_fn);
+  ACCEL_OPTION(maximize);
+}
 #undef ACCEL_OPTION
 
 // The optimizer kinds a file can hold, named as their optimizers are (Optimizer::name()).
@@ -178,11 +249,12 @@ struct Kind {
   using Type = Options;
   const char* name;
 };
-constexpr std::tuple kKinds{Kind<SGDOptions>{"SGD"},          Kind<AdamOptions>{"Adam"},
-                            Kind<AdamWOptions>{"AdamW"},      Kind<RMSpropOptions>{"RMSprop"},
-                            Kind<AdagradOptions>{"Adagrad"},  Kind<AdamaxOptions>{"Adamax"},
-                            Kind<NAdamOptions>{"NAdam"},      Kind<RAdamOptions>{"RAdam"},
-                            Kind<AdadeltaOptions>{"Adadelta"}};
+constexpr std::tuple kKinds{Kind<SGDOptions>{"SGD"},           Kind<AdamOptions>{"Adam"},
+                            Kind<AdamWOptions>{"AdamW"},       Kind<RMSpropOptions>{"RMSprop"},
+                            Kind<AdagradOptions>{"Adagrad"},   Kind<AdamaxOptions>{"Adamax"},
+                            Kind<NAdamOptions>{"NAdam"},       Kind<RAdamOptions>{"RAdam"},
+                            Kind<AdadeltaOptions>{"Adadelta"}, Kind<RpropOptions>{"Rprop"},
+                            Kind<ASGDOptions>{"ASGD"},         Kind<LBFGSOptions>{"LBFGS"}};
 
 // Calls f(kind) for each kind until one returns true; false if none did.
 template <typename F>
@@ -202,7 +274,7 @@ std::pair<std::string, json> options_to_json(const OptimizerOptions& options) {
     out.first = kind.name;
     return true;
   });
-  ACCEL_CHECK(known, kSave, "expected options of SGD, Adam, AdamW, RMSprop or Adagrad, found {}",
+  ACCEL_CHECK(known, kSave, "expected the options of one of accel's optimizers, found {}",
               typeid(options).name());
   return out;
 }

@@ -404,6 +404,44 @@ TEST(CudaOptimizer, Adadelta) {
       optimizer_with<Adadelta>(AdadeltaOptions(0.5).rho(0.8).weight_decay(0.1)));
 }
 
+TEST(CudaOptimizer, Rprop) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::Rprop, optim::RpropOptions;
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<Rprop>(RpropOptions(1e-2).etas({0.4, 1.3}).maximize(true)));
+}
+
+TEST(CudaOptimizer, ASGD) {
+  ACCEL_REQUIRE_CUDA();
+  using optim::ASGD, optim::ASGDOptions;
+  expect_same_steps_in_float32_and_float64(
+      optimizer_with<ASGD>(ASGDOptions(1e-2).lambd(0.01).t0(3).weight_decay(0.1)));
+}
+
+// LBFGS keeps its flat vectors on the parameters' device; its steps (line search included)
+// match the CPU's.
+TEST(CudaOptimizer, LBFGS) {
+  ACCEL_REQUIRE_CUDA();
+  const auto minimize_on = [](bool cuda) {
+    Tensor x = tensor({-1.2, 1.0, 0.5, -0.3});
+    if (cuda) x = x.to(kCuda);
+    x.requires_grad_();
+    optim::LBFGS opt({x}, optim::LBFGSOptions().max_iter(10).line_search_fn("strong_wolfe"));
+    const auto rosenbrock = [&] {
+      opt.zero_grad();
+      const Tensor a = x.narrow(0, 0, 3);
+      const Tensor r = x.narrow(0, 1, 3) - a * a;
+      Tensor loss = (100 * r * r + (1 - a) * (1 - a)).sum();
+      loss.backward();
+      return loss;
+    };
+    for (int step = 0; step < 3; ++step) opt.step(rosenbrock);
+    EXPECT_EQ(opt.state(x).at("d").is_cuda(), cuda);
+    return x.detach();
+  };
+  expect_matches_cpu(minimize_on(true), minimize_on(false), {1e-9, 1e-9}, "LBFGS parameters");
+}
+
 // ---- loss scaling ----
 
 TEST(CudaLossScaling, UnscaleDividesAndFlagsNonFiniteGradients) {

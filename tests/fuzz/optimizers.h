@@ -1,6 +1,7 @@
 // The optimizers the optimizer-state and scheduler-state targets load into, shared with the
 // corpus generator so that the seeds are exactly what these optimizers save: every kind the
-// state files can name, over two parameter groups of small float32 tensors.
+// state files can name, over two parameter groups of small float32 tensors (one group for
+// LBFGS, which takes one).
 #pragma once
 
 #include <functional>
@@ -33,6 +34,11 @@ std::shared_ptr<optim::Optimizer> two_groups(const Options& first, const Options
       std::vector<optim::OptimizerParamGroup>{{{params[0]}, first}, {{params[1]}, second}}, first);
 }
 
+template <typename Optimizer, typename Options>
+std::shared_ptr<optim::Optimizer> one_group(const Options& options) {
+  return std::make_shared<Optimizer>(fresh_parameters(), options);
+}
+
 // One optimizer of each kind, freshly built (no state yet).
 inline std::vector<NamedOptimizer> fresh_optimizers() {
   using namespace optim;
@@ -50,15 +56,23 @@ inline std::vector<NamedOptimizer> fresh_optimizers() {
                          NAdamOptions(1e-1).weight_decay(0.1).decoupled_weight_decay(true))},
       {"radam", two_groups<RAdam>(RAdamOptions(), RAdamOptions(1e-2).betas({0.8, 0.9}))},
       {"adadelta", two_groups<Adadelta>(AdadeltaOptions(), AdadeltaOptions(0.5).rho(0.8))},
+      {"rprop", two_groups<Rprop>(RpropOptions(), RpropOptions(0.1).etas({0.3, 1.5}))},
+      {"asgd", two_groups<ASGD>(ASGDOptions().t0(1), ASGDOptions(0.1).weight_decay(0.1))},
+      {"lbfgs", one_group<LBFGS>(LBFGSOptions(0.1).max_iter(3).history_size(2))},
   };
 }
 
-// Gives every parameter a gradient of ones and takes one update.
+// Takes one update on the loss "sum of every parameter element", whose gradients are ones.
 inline void step_with_unit_gradients(optim::Optimizer& optimizer) {
-  for (auto& group : optimizer.param_groups()) {
-    for (Tensor& param : group.params()) param.set_grad(ones_like(param));
-  }
-  optimizer.step();
+  optimizer.step([&] {
+    optimizer.zero_grad();
+    Tensor loss = zeros({});
+    for (auto& group : optimizer.param_groups()) {
+      for (Tensor& param : group.params()) loss = loss + param.sum();
+    }
+    loss.backward();
+    return loss;
+  });
 }
 
 }  // namespace accel::fuzz

@@ -1,7 +1,7 @@
 // Optimizer behaviour beyond the update formulas: argument errors, param groups, zero_grad,
 // the mixed-precision step (found_inf skip, inv_scale unscaling), state tensors and
-// load_state_dict checks; the defaults, errors and state names of the optimizers written as
-// tensor ops (Adamax, NAdam, RAdam, Adadelta).
+// load_state_dict checks, step(closure); the defaults, errors and state names of the optimizers
+// written as tensor ops (Adamax, NAdam, RAdam, Adadelta, Rprop, ASGD).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,9 +16,11 @@
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
 #include "accel/optim/adamax.h"
+#include "accel/optim/asgd.h"
 #include "accel/optim/nadam.h"
 #include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
+#include "accel/optim/rprop.h"
 #include "accel/optim/sgd.h"
 
 namespace accel::optim {
@@ -252,9 +254,23 @@ TEST(Optimizer, TensorOpOptimizersTakePyTorchsDefaults) {
   EXPECT_EQ(adadelta.eps(), 1e-6);
   EXPECT_EQ(adadelta.weight_decay(), 0.0);
   EXPECT_FALSE(adadelta.maximize());
+  const RpropOptions rprop;
+  EXPECT_EQ(rprop.lr(), 1e-2);
+  EXPECT_EQ(rprop.etas(), Betas(0.5, 1.2));
+  EXPECT_EQ(rprop.step_sizes(), Betas(1e-6, 50));
+  EXPECT_FALSE(rprop.maximize());
+  const ASGDOptions asgd;
+  EXPECT_EQ(asgd.lr(), 1e-2);
+  EXPECT_EQ(asgd.lambd(), 1e-4);
+  EXPECT_EQ(asgd.alpha(), 0.75);
+  EXPECT_EQ(asgd.t0(), 1e6);
+  EXPECT_EQ(asgd.weight_decay(), 0.0);
+  EXPECT_FALSE(asgd.maximize());
   // Schedulers cycle beta1 where there are betas, as PyTorch's.
   EXPECT_EQ(NAdamOptions().get_momentum(), 0.9);
   EXPECT_EQ(AdadeltaOptions().get_momentum(), std::nullopt);
+  EXPECT_EQ(RpropOptions().get_momentum(), std::nullopt);
+  EXPECT_EQ(ASGDOptions().get_momentum(), std::nullopt);
 }
 
 TEST(Optimizer, TensorOpOptimizersNameTheInvalidOption) {
@@ -278,6 +294,22 @@ TEST(Optimizer, TensorOpOptimizersNameTheInvalidOption) {
                "Adadelta: invalid learning rate: -0.1");
   // PyTorch accepts rho = 1 (the averages then stay zero).
   EXPECT_NO_THROW(Adadelta({p}, AdadeltaOptions().rho(1.0)));
+  expect_error(
+      [&] {
+        Rprop({p}, RpropOptions().etas({1.0, 1.2}));
+      },
+      "Rprop: invalid etas: (1, 1.2) (expected 0 < etaminus < 1 < etaplus)");
+  expect_error([&] { Rprop({p}, RpropOptions().etas({0.5, 0.9})); }, "Rprop: invalid etas");
+  expect_error(
+      [&] {
+        Rprop({p}, RpropOptions().step_sizes({0.5, 0.1}));
+      },
+      "Rprop: invalid step_sizes: (0.5, 0.1) (expected 0 <= minimum <= maximum)");
+  expect_error([&] { Rprop({p}, RpropOptions(-0.1)); }, "Rprop: invalid learning rate: -0.1");
+  expect_error([&] { ASGD({p}, ASGDOptions().lambd(-1)); }, "ASGD: invalid lambd: -1");
+  expect_error([&] { ASGD({p}, ASGDOptions().alpha(-0.5)); }, "ASGD: invalid alpha: -0.5");
+  expect_error([&] { ASGD({p}, ASGDOptions().weight_decay(-1)); },
+               "ASGD: invalid weight_decay: -1 (expected >= 0)");
 }
 
 // The state keys after two steps on a float32 parameter, each checked for its dtype: buffers
@@ -316,6 +348,62 @@ TEST(Optimizer, TensorOpOptimizersKeepPyTorchsStateNames) {
             (Keys{"exp_avg", "exp_avg_sq", "step"}));
   EXPECT_EQ(state_keys_after_two_steps<Adadelta>(AdadeltaOptions()),
             (Keys{"acc_delta", "square_avg", "step"}));
+  EXPECT_EQ(state_keys_after_two_steps<Rprop>(RpropOptions()), (Keys{"prev", "step", "step_size"}));
+  EXPECT_EQ(state_keys_after_two_steps<ASGD>(ASGDOptions()), (Keys{"ax", "eta", "mu", "step"}));
+}
+
+// Every element starts at step size lr, grows by etaplus while its gradient keeps its sign and
+// shrinks by etaminus (standing still that step) when the sign flips.
+TEST(Optimizer, RpropAdaptsEachElementsStepSize) {
+  Tensor p = param({1.0, -2.0});
+  Rprop opt({p}, RpropOptions(0.5).etas({0.5, 2.0}));
+  const auto step_with_gradient = [&](std::initializer_list<double> grad) {
+    p.set_grad(tensor(grad));
+    opt.step();
+  };
+  step_with_gradient({1.0, -1.0});  // first step: the product with prev (zero) is zero
+  EXPECT_TRUE(p.detach().equal(tensor({0.5, -1.5})));
+  EXPECT_TRUE(opt.state(p).at("step_size").equal(tensor({0.5, 0.5})));
+  step_with_gradient({1.0, 3.0});  // same sign, flipped sign
+  EXPECT_TRUE(opt.state(p).at("step_size").equal(tensor({1.0, 0.25})));
+  EXPECT_TRUE(p.detach().equal(tensor({-0.5, -1.5})));
+  EXPECT_TRUE(opt.state(p).at("prev").equal(tensor({1.0, 0.0})));
+}
+
+// eta = lr / (1 + lambd * lr * t)^alpha after step t; mu = 1 / max(1, t - t0); ax averages the
+// parameters once t exceeds t0.
+TEST(Optimizer, ASGDDecaysItsRateAndAveragesAfterT0) {
+  Tensor p = param({1.0, -2.0});
+  ASGD opt({p}, ASGDOptions(0.1).lambd(0.5).alpha(0.75).t0(1));
+  std::vector<Tensor> history;
+  for (int t = 1; t <= 4; ++t) {
+    opt.zero_grad();
+    backward_square(p);
+    opt.step();
+    history.push_back(p.detach().clone());
+    EXPECT_DOUBLE_EQ(opt.state(p).at("eta").item<double>(), 0.1 / std::pow(1 + 0.05 * t, 0.75));
+    EXPECT_DOUBLE_EQ(opt.state(p).at("mu").item<double>(), 1.0 / std::max(1, t - 1));
+  }
+  // Steps 1-3 ran with mu = 1 (ax = p), step 4 with mu = 1/2: ax is the mean of steps 3 and 4.
+  EXPECT_TRUE(opt.state(p).at("ax").allclose((history[2] + history[3]) / 2, 1e-12, 1e-12));
+}
+
+// step(closure) evaluates the closure with gradients enabled (also inside NoGradGuard), takes
+// the step and returns the loss.
+TEST(Optimizer, StepWithClosureEvaluatesThenUpdates) {
+  Tensor p = param({1.0, -2.0});
+  SGD opt({p}, SGDOptions(0.25));
+  NoGradGuard no_grad;
+  const Tensor loss = opt.step([&] {
+    opt.zero_grad();
+    Tensor l = (p * p).sum();
+    l.backward();
+    return l;
+  });
+  EXPECT_EQ(loss.item<double>(), 5.0);
+  EXPECT_TRUE(p.detach().equal(tensor({0.5, -1.0})));
+  EXPECT_FALSE(opt.step(LossClosure()).defined());  // no closure: a plain step
+  EXPECT_TRUE(p.detach().equal(tensor({0.0, 0.0})));
 }
 
 // mu_product is the product of every step's momentum coefficient
@@ -379,6 +467,15 @@ TEST(Optimizer, TensorOpOptimizersUnscaleGradientsInsideTheUpdate) {
        [](const Tensor& p) {
          return std::make_unique<Adadelta>(std::vector<Tensor>{p},
                                            AdadeltaOptions().weight_decay(0.1).maximize(true));
+       }},
+      {"Rprop",
+       [](const Tensor& p) {
+         return std::make_unique<Rprop>(std::vector<Tensor>{p}, RpropOptions(0.1).maximize(true));
+       }},
+      {"ASGD",
+       [](const Tensor& p) {
+         return std::make_unique<ASGD>(std::vector<Tensor>{p},
+                                       ASGDOptions(0.1).weight_decay(0.1).t0(0));
        }},
   };
   for (const auto& [name, make] : makers) {

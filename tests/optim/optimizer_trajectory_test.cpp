@@ -16,9 +16,11 @@
 #include "accel/optim/adagrad.h"
 #include "accel/optim/adam.h"
 #include "accel/optim/adamax.h"
+#include "accel/optim/asgd.h"
 #include "accel/optim/nadam.h"
 #include "accel/optim/radam.h"
 #include "accel/optim/rmsprop.h"
+#include "accel/optim/rprop.h"
 #include "accel/optim/sgd.h"
 
 namespace accel::optim {
@@ -110,6 +112,17 @@ const std::map<std::string, Factory>& factories() {
       {"adadelta_maximize", single<Adadelta>(AdadeltaOptions(0.5).maximize(true))},
       {"adadelta_param_groups",
        two_groups<Adadelta>(AdadeltaOptions(1.0).rho(0.95), AdadeltaOptions(0.1).rho(0.5))},
+      {"rprop_default", single<Rprop>(RpropOptions(0.1))},
+      {"rprop_etas_step_sizes",
+       single<Rprop>(RpropOptions(0.3).etas({0.3, 1.5}).step_sizes({0.01, 0.4}))},
+      {"rprop_maximize", single<Rprop>(RpropOptions(0.05).maximize(true))},
+      {"rprop_param_groups",
+       two_groups<Rprop>(RpropOptions(0.2), RpropOptions(0.01).etas({0.4, 1.1}))},
+      {"asgd_default", single<ASGD>(ASGDOptions(0.1))},
+      {"asgd_averaging",
+       single<ASGD>(ASGDOptions(0.05).lambd(0.01).alpha(0.5).t0(3).weight_decay(0.1))},
+      {"asgd_maximize", single<ASGD>(ASGDOptions(0.02).maximize(true))},
+      {"asgd_param_groups", two_groups<ASGD>(ASGDOptions(0.1).t0(5), ASGDOptions(0.01).t0(2))},
   };
   return table;
 }
@@ -178,6 +191,14 @@ TEST(OptimizerTrajectory, MatchesPyTorch) {
       compute_gradients(*opt, params);
       opt->step();
       expect_matches(params, trajectory[step], step);
+    }
+    // State buffers the parameters do not show (ASGD's average, Rprop's step sizes).
+    if (!fixture()["final_state"].contains(name)) continue;
+    for (const auto& [key, expected] : fixture()["final_state"][name].items()) {
+      SCOPED_TRACE(key);
+      std::vector<Tensor> buffers;
+      for (const Tensor& p : params) buffers.push_back(opt->state(p).at(key));
+      expect_matches(buffers, expected, static_cast<int>(trajectory.size()) - 1);
     }
   }
 }

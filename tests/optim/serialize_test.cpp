@@ -125,6 +125,17 @@ TEST(OptimizerStateFile, AdadeltaResumesExactly) {
                                            AdadeltaOptions().eps(1e-4).weight_decay(0.1)));
 }
 
+TEST(OptimizerStateFile, RpropResumesExactly) {
+  expect_exact_resume(two_groups<Rprop>(RpropOptions(0.02).etas({0.4, 1.3}),
+                                        RpropOptions(0.05).step_sizes({1e-3, 0.5}).maximize(true)));
+}
+
+// t0 = 2 starts the averaging before the reload.
+TEST(OptimizerStateFile, ASGDResumesExactly) {
+  expect_exact_resume(two_groups<ASGD>(ASGDOptions(0.02).lambd(0.01).t0(2),
+                                       ASGDOptions(0.05).alpha(0.5).weight_decay(0.1)));
+}
+
 TEST(OptimizerStateFile, KeepsEveryOptionAndInitialLr) {
   ScratchDir dir;
   const std::vector<Tensor> params = initial_params();

@@ -4,8 +4,11 @@
 
 Two float64 parameters (shapes [3] and [2, 2]) minimize loss = sum(a * p * p + b * p) with
 fixed a, b; each case runs one optimizer configuration for 10 steps (gradients by autograd)
-and stores the parameters after every step. Case names match the C++ table in
-tests/optim/optimizer_trajectory_test.cpp.
+and stores the parameters after every step (and the state buffers in FINAL_STATE_KEYS after
+the last). Each LBFGS case runs LBFGS_STEPS steps with a closure on the Rosenbrock function of
+the same parameters and stores the parameters, the returned loss and the state's func_evals and
+n_iter after each. Case names match the C++ tables in tests/optim/optimizer_trajectory_test.cpp
+and tests/optim/lbfgs_test.cpp.
 Each scheduler case drives an optimizer with two parameter groups (rates 0.1 and 0.05) for
 SCHEDULER_STEPS steps and stores both rates and group 0's momentum (beta1 for Adam) after
 construction and after every step; ReduceLROnPlateau is stepped with the stored metrics. Case
@@ -81,6 +84,33 @@ CASES = {
     "adadelta_maximize": (O.Adadelta, None, dict(lr=0.5, maximize=True)),
     "adadelta_param_groups": (
         O.Adadelta, [{}, dict(lr=0.1, rho=0.5)], dict(lr=1.0, rho=0.95)),
+    "rprop_default": (O.Rprop, None, dict(lr=0.1)),
+    "rprop_etas_step_sizes": (
+        O.Rprop, None, dict(lr=0.3, etas=(0.3, 1.5), step_sizes=(0.01, 0.4))),
+    "rprop_maximize": (O.Rprop, None, dict(lr=0.05, maximize=True)),
+    "rprop_param_groups": (O.Rprop, [{}, dict(lr=0.01, etas=(0.4, 1.1))], dict(lr=0.2)),
+    "asgd_default": (O.ASGD, None, dict(lr=0.1)),
+    # Averaging starts after step t0: the state "ax" (checked after the last step) moves away
+    # from the parameters.
+    "asgd_averaging": (
+        O.ASGD, None, dict(lr=0.05, lambd=0.01, alpha=0.5, t0=3, weight_decay=0.1)),
+    "asgd_maximize": (O.ASGD, None, dict(lr=0.02, maximize=True)),
+    "asgd_param_groups": (O.ASGD, [{}, dict(lr=0.01, t0=2)], dict(lr=0.1, t0=5)),
+}
+# Per-parameter state buffers stored after the last step of the cases that have them.
+FINAL_STATE_KEYS = ["ax", "prev", "step_size"]
+
+LBFGS_STEPS = 6
+# name -> LBFGS options; each case minimizes the Rosenbrock function of the parameters' 7
+# elements (its negation under maximize) from the shared initial values.
+LBFGS_CASES = {
+    "lbfgs_fixed_step": dict(lr=0.1, max_iter=5),
+    "lbfgs_history_2": dict(lr=0.2, max_iter=4, history_size=2),
+    "lbfgs_strong_wolfe": dict(max_iter=5, line_search_fn="strong_wolfe"),
+    "lbfgs_strong_wolfe_max_eval": dict(
+        max_iter=10, max_eval=4, history_size=3, line_search_fn="strong_wolfe"),
+    "lbfgs_maximize": dict(lr=0.1, max_iter=3, maximize=True, line_search_fn="strong_wolfe"),
+    "lbfgs_converges": dict(max_iter=100, tolerance_change=1e-12, line_search_fn="strong_wolfe"),
 }
 
 
@@ -199,7 +229,36 @@ def run(cls, groups, defaults, initial, a, b):
         loss.backward()
         opt.step()
         trajectory.append(flat(params))
-    return trajectory
+    final_state = {key: flat(opt.state[p][key] for p in params)
+                   for key in FINAL_STATE_KEYS if key in opt.state[params[0]]}
+    return trajectory, final_state
+
+
+def rosenbrock(params):
+    z = torch.cat([p.reshape(-1) for p in params])
+    x, y = z[:-1], z[1:]
+    r = y - x * x
+    return (100 * r * r + (1 - x) * (1 - x)).sum()
+
+
+def run_lbfgs(options, initial):
+    params = [t.clone().requires_grad_(True) for t in initial]
+    opt = O.LBFGS(params, **options)
+    sign = -1 if options.get("maximize", False) else 1
+
+    def closure():
+        opt.zero_grad()
+        loss = sign * rosenbrock(params)
+        loss.backward()
+        return loss
+
+    rows = []
+    for _ in range(LBFGS_STEPS):
+        loss = opt.step(closure)
+        state = opt.state[params[0]]
+        rows.append(dict(params=flat(params), loss=float(loss), func_evals=state["func_evals"],
+                         n_iter=state["n_iter"]))
+    return rows
 
 
 def main():
@@ -208,11 +267,14 @@ def main():
     initial = [torch.randn(s, generator=g) for s in SHAPES]
     a = [torch.rand(s, generator=g) + 0.5 for s in SHAPES]
     b = [torch.randn(s, generator=g) for s in SHAPES]
+    runs = {name: run(*spec, initial, a, b) for name, spec in CASES.items()}
     fixture = {
         "initial": flat(initial),
         "a": flat(a),
         "b": flat(b),
-        "cases": {name: run(*spec, initial, a, b) for name, spec in CASES.items()},
+        "cases": {name: trajectory for name, (trajectory, _) in runs.items()},
+        "final_state": {name: state for name, (_, state) in runs.items() if state},
+        "lbfgs": {name: run_lbfgs(options, initial) for name, options in LBFGS_CASES.items()},
     }
     path = HERE / "fixtures" / "optim_trajectories.json"
     path.write_text(json.dumps(fixture, indent=None, separators=(",", ":")) + "\n")
