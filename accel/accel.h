@@ -57,6 +57,7 @@
 #include "accel/nn/functional/dropout.h"
 #include "accel/nn/functional/embedding.h"
 #include "accel/nn/functional/fold.h"
+#include "accel/nn/functional/grid_sample.h"
 #include "accel/nn/functional/interpolate.h"
 #include "accel/nn/functional/linear.h"
 #include "accel/nn/functional/losses.h"

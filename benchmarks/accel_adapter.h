@@ -37,6 +37,12 @@ struct Accel {
     return accel::searchsorted(sorted, values);
   }
   static accel::Tensor eye(int64_t n) { return accel::eye(n); }
+  static accel::Tensor affine_grid(const accel::Tensor& theta, accel::IntArrayRef size) {
+    return accel::F::affine_grid(theta, size);
+  }
+  static accel::Tensor grid_sample(const accel::Tensor& input, const accel::Tensor& grid) {
+    return accel::F::grid_sample(input, grid);
+  }
   static accel::Tensor solve(const accel::Tensor& a, const accel::Tensor& b) {
     return accel::linalg::solve(a, b);
   }

@@ -37,6 +37,13 @@ struct LibTorch {
     return torch::searchsorted(sorted, values);
   }
   static torch::Tensor eye(int64_t n) { return torch::eye(n); }
+  static torch::Tensor affine_grid(const torch::Tensor& theta, torch::IntArrayRef size) {
+    return torch::nn::functional::affine_grid(theta, size);
+  }
+  static torch::Tensor grid_sample(const torch::Tensor& input, const torch::Tensor& grid) {
+    return torch::nn::functional::grid_sample(
+        input, grid, torch::nn::functional::GridSampleFuncOptions().align_corners(false));
+  }
   static torch::Tensor solve(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::linalg_solve(a, b);
   }

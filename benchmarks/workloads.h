@@ -4,8 +4,8 @@
 // GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
 // on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
 // small CNN's training step, an LSTM and multi-head attention, topk, cumsum, sort, unique,
-// searchsorted and the linear-algebra factorizations). No accel, Eigen or Torch headers here: the
-// adapters live in accel_workloads.cpp and torch_workloads.cpp.
+// searchsorted, grid_sample and the linear-algebra factorizations). No accel, Eigen or Torch
+// headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -168,6 +168,12 @@ inline constexpr LinalgShape kQrShape = {"linalg.qr[512x128]", 0, 512, 128};
 inline constexpr LinalgShape kEighShape = {"linalg.eigh[128x128]", 0, 128, 128};
 inline constexpr LinalgShape kSvdShape = {"linalg.svd[128x128]", 0, 128, 128};
 inline constexpr LinalgShape kBatchedInvShape = {"linalg.inv[4096 of 4x4]", 4096, 4, 4};
+
+// A spatial transformer's sampling in training: bilinear grid_sample of a [16, 16, 64, 64]
+// float32 batch at the grid of random affine transforms, forward + backward into the input and
+// the grid (images/s).
+inline constexpr const char* kGridSample = "grid_sample[16x16x64x64] fwd+bwd";
+inline constexpr int64_t kGridSampleBatch = 16;
 
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
@@ -517,6 +523,22 @@ void searchsorted_values(benchmark::State& state) {
   set_rate(state, kSamplesCounter, static_cast<double>(kSortLength));
 }
 
+template <typename Lib>
+void grid_sample_forward_backward(benchmark::State& state) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const int64_t n = kGridSampleBatch;
+  auto input = Lib::randn({n, 16, 64, 64}).requires_grad_(true);
+  auto grid = Lib::affine_grid(Lib::randn({n, 2, 3}) * 0.5, {n, 16, 64, 64}).requires_grad_(true);
+  const auto upstream = Lib::randn({n, 16, 64, 64});
+  for (auto _ : state) {
+    input.mutable_grad() = decltype(input)();
+    grid.mutable_grad() = decltype(grid)();
+    Lib::grid_sample(input, grid).backward(upstream);
+    benchmark::DoNotOptimize(grid.grad().data_ptr());
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(n));
+}
+
 // What each factorization benchmark runs on a (a well-conditioned, symmetric positive-definite
 // matrix or batch of them, so every op accepts it).
 enum class Factorization { kSolve, kCholesky, kQr, kEigh, kSvd, kInv };
@@ -621,6 +643,7 @@ void register_workloads(const char* impl) {
   add_benchmark(kSort, impl, Clock::WallWhenThreaded, sort_values<Lib>);
   add_benchmark(kUnique, impl, Clock::WallWhenThreaded, unique_values<Lib>);
   add_benchmark(kSearchsorted, impl, Clock::WallWhenThreaded, searchsorted_values<Lib>);
+  add_benchmark(kGridSample, impl, Clock::WallWhenThreaded, grid_sample_forward_backward<Lib>);
   const std::pair<LinalgShape, Factorization> factorizations[] = {
       {kSolveShape, Factorization::kSolve}, {kCholeskyShape, Factorization::kCholesky},
       {kQrShape, Factorization::kQr},       {kEighShape, Factorization::kEigh},
