@@ -30,6 +30,7 @@
 #include "accel/kernels/common/reduce_shape.h"
 #include "accel/kernels/common/scan_sort_math.h"
 #include "accel/kernels/common/scatter_math.h"
+#include "accel/kernels/common/tap_shape.h"
 #include "accel/kernels/common/unary_math.h"
 
 namespace accel {
@@ -317,6 +318,21 @@ struct Backend {
   // grad_in (overwritten) = sum over windows holding an element of grad_out / divisor.
   void (*avg_pool2d_backward)(ScalarType dtype, const Pool2dShape& shape, AvgWindows windows,
                               const void* grad_out, void* grad_in, const Stream& stream);
+
+  // ---- sampling at taps (sampling.h): grid_sample's interpolation, over the contiguous
+  // operands of TapShape (positions in range, a tap outside the input weighing 0) ----
+  // out[b, c, p] = sum over k in order of input[b, c, index[b, k, p]] * weight[b, k, p].
+  void (*tap_sample)(ScalarType dtype, const TapShape& shape, const void* input,
+                     const int64_t* index, const void* weight, void* out, const Stream& stream);
+  // grad_input (overwritten) [b, c, s] = the sum of weight[b, k, p] * grad[b, c, p] over the
+  // taps with index[b, k, p] = s, in the order p then k.
+  void (*tap_sample_backward_input)(ScalarType dtype, const TapShape& shape, const void* grad,
+                                    const int64_t* index, const void* weight, void* grad_input,
+                                    const Stream& stream);
+  // grad_weight[b, k, p] = sum over c in order of grad[b, c, p] * input[b, c, index[b, k, p]].
+  void (*tap_sample_backward_weight)(ScalarType dtype, const TapShape& shape, const void* input,
+                                     const int64_t* index, const void* grad, void* grad_weight,
+                                     const Stream& stream);
 
   // ---- optimizer updates (optimizer_step.h): one contiguous parameter, its gradient and
   // state buffers (all of its dtype and length); null state is unused by the options ----

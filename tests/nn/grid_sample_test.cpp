@@ -7,6 +7,7 @@
 #include "accel/accel.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
@@ -103,6 +104,36 @@ TEST(GridSample, NearestGivesTheGridZeroGradient) {
   ASSERT_TRUE(grid.grad().defined());
   EXPECT_TRUE(grid.grad().equal(zeros({1, 2, 2, 2}, kFloat64)));
   EXPECT_GT(image.grad().abs().sum().item<double>(), 0.0);
+}
+
+// Output and both gradients, for sizes that split rows and location blocks among threads.
+std::vector<Tensor> sample_with_gradients(const Tensor& image, const Tensor& grid,
+                                          const GridSampleFuncOptions& options) {
+  Tensor x = image.detach().clone().requires_grad_();
+  Tensor g = grid.detach().clone().requires_grad_();
+  Tensor out = F::grid_sample(x, g, options);
+  out.backward(ones_like(out));
+  return {out.detach(), x.grad(), g.grad()};
+}
+
+TEST(GridSample, SameBitsOnAnyThreadCount) {
+  manual_seed(9);
+  const Tensor image = randn({3, 40, 20, 30});
+  const Tensor grid = randn({3, 25, 41, 2}) * 1.5;  // 1025 locations: blocks of 512 and a rest
+  for (const GridSampleMode mode : {kBilinear, kBicubic}) {
+    const auto options = GridSampleFuncOptions().mode(mode).padding_mode(kReflection);
+    std::vector<Tensor> single;
+    {
+      testing::ThreadCount one(1);
+      single = sample_with_gradients(image, grid, options);
+    }
+    testing::ThreadCount three(3);
+    const std::vector<Tensor> several = sample_with_gradients(image, grid, options);
+    for (size_t i = 0; i < single.size(); ++i) {
+      EXPECT_TRUE(single[i].equal(several[i]))
+          << "mode " << static_cast<int>(mode) << " result " << i;
+    }
+  }
 }
 
 TEST(GridSample, MisuseIsAClearError) {

@@ -20,6 +20,7 @@
 #include "accel/kernels/cpu/random.h"
 #include "accel/kernels/cpu/recurrent_cell.h"
 #include "accel/kernels/cpu/reduce.h"
+#include "accel/kernels/cpu/sampling.h"
 #include "accel/kernels/cpu/scan.h"
 #include "accel/kernels/cpu/sort.h"
 #include "accel/kernels/cpu/unary.h"
@@ -94,6 +95,9 @@ constinit const Backend kCpuBackend = {
     .max_pool2d_backward = WithoutStream<&cpu::max_pool2d_backward>::call,
     .avg_pool2d = WithoutStream<&cpu::avg_pool2d>::call,
     .avg_pool2d_backward = WithoutStream<&cpu::avg_pool2d_backward>::call,
+    .tap_sample = WithoutStream<&cpu::tap_sample>::call,
+    .tap_sample_backward_input = WithoutStream<&cpu::tap_sample_backward_input>::call,
+    .tap_sample_backward_weight = WithoutStream<&cpu::tap_sample_backward_weight>::call,
     .sgd_step = WithoutStream<&cpu::sgd_step>::call,
     .adam_step = WithoutStream<&cpu::adam_step>::call,
     .rmsprop_step = WithoutStream<&cpu::rmsprop_step>::call,

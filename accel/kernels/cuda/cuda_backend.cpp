@@ -16,6 +16,7 @@
 #include "accel/kernels/cuda/random.h"
 #include "accel/kernels/cuda/recurrent_cell.h"
 #include "accel/kernels/cuda/reduce.h"
+#include "accel/kernels/cuda/sampling.h"
 #include "accel/kernels/cuda/scan.h"
 #include "accel/kernels/cuda/sort.h"
 #include "accel/kernels/cuda/unary.h"
@@ -78,6 +79,9 @@ constinit const Backend kCudaBackend = {
     .max_pool2d_backward = cuda::max_pool2d_backward,
     .avg_pool2d = cuda::avg_pool2d,
     .avg_pool2d_backward = cuda::avg_pool2d_backward,
+    .tap_sample = cuda::tap_sample,
+    .tap_sample_backward_input = cuda::tap_sample_backward_input,
+    .tap_sample_backward_weight = cuda::tap_sample_backward_weight,
     .sgd_step = cuda::sgd_step,
     .adam_step = cuda::adam_step,
     .rmsprop_step = cuda::rmsprop_step,

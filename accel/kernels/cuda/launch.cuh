@@ -1,6 +1,6 @@
 // What every CUDA kernel launch needs: the stream (kernels/cuda/launch.h), grid sizes for a
-// given amount of work, and the grid-stride indexing that covers whatever a capped grid leaves
-// over.
+// given amount of work, the grid-stride indexing that covers whatever a capped grid leaves
+// over, and a launcher for kernels templated on a floating dtype.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "accel/base/dispatch.h"
 #include "accel/kernels/cuda/launch.h"
 
 namespace accel::cuda {
@@ -26,5 +27,17 @@ __device__ inline int64_t global_thread_index() {
   return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 __device__ inline int64_t grid_stride() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
+
+// Dispatches a floating dtype and calls launch.template operator()<T>(blocks, stream) for one
+// thread per item (nothing for zero items), then checks the launch.
+template <typename Launch>
+void for_floating(ScalarType dtype, const char* op, int64_t items, const Stream& stream,
+                  Launch launch) {
+  dispatch_floating(dtype, op, [&]<typename T>() {
+    if (items == 0) return;
+    launch.template operator()<T>(blocks_for(items), launch_stream(stream));
+    check_launch(op);
+  });
+}
 
 }  // namespace accel::cuda

@@ -126,17 +126,6 @@ __global__ void avg_pool_backward_kernel(Pool2dShape s, AvgWindows windows, cons
   }
 }
 
-// Launches one thread per item (outputs or inputs) on `stream`, after dispatching dtype.
-template <typename Launch>
-void for_floating(ScalarType dtype, const char* op, int64_t items, const Stream& stream,
-                  Launch launch) {
-  dispatch_floating(dtype, op, [&]<typename T>() {
-    if (items == 0) return;
-    launch.template operator()<T>(blocks_for(items), launch_stream(stream));
-    check_launch(op);
-  });
-}
-
 }  // namespace
 
 void max_pool2d(ScalarType dtype, const Pool2dShape& s, const void* in, void* out, int64_t* indices,

@@ -1,10 +1,11 @@
 // grid_sample as taps: along each spatial axis every output location reads a few input indices
 // (1 for nearest, 2 for linear, 4 for cubic) with weights; the taps of all axes combine into
-// flat input indices, and the output sums the gathered elements times the combined weights.
-// The coordinates follow PyTorch's CPU kernel (unnormalize, reflect, clip, in that order, with
-// its gradient multipliers: clipped or border coordinates pass none). Forward and backward are
-// tensor ops, so the op runs on any device; the backward scatters into the input and sums the
-// weights' derivatives for the grid, as PyTorch's does.
+// flat input positions and weights ([N, K, P], computed by tensor ops on the grid's device),
+// and the backend's tap_sample kernels do the per-channel work: the weighted sums, their adjoint
+// into the input, and the weights' gradient, which the chain rule through each axis's weight
+// derivatives turns into the grid's. The coordinates follow PyTorch's CPU kernel (unnormalize,
+// reflect, clip, in that order, with its gradient multipliers: clipped or border coordinates
+// pass none).
 #include "accel/nn/functional/grid_sample.h"
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "accel/core/autograd/function.h"
+#include "accel/core/backend.h"
 #include "accel/core/factories.h"
 #include "accel/core/ops.h"
 
@@ -122,12 +124,13 @@ AxisTaps axis_taps(const Tensor& g, int64_t size, const GridSampleFuncOptions& o
   return o.mode() == GridSampleMode::Nearest ? nearest_taps(at) : linear_taps(at);
 }
 
-// One combination of a tap per axis: the flat input index it reads ([N, 1, P], 0 where outside
-// the input), its weight and the weight's derivative along each axis (all 0 outside).
-struct Tap {
+// The taps of all axes combined, stacked over the combinations k: the flat input position
+// each reads (int64 [N, K, P], 0 where outside the input), its weight (0 outside) and the
+// weight's derivative along each axis (in the input's dim order).
+struct Taps {
   Tensor index;
   Tensor weight;
-  std::vector<Tensor> weight_grad;  // per axis, in the input's dim order
+  std::vector<Tensor> weight_grad;
 };
 
 // Advances the choice of a tap per axis like an odometer (the last axis fastest); false after
@@ -140,8 +143,15 @@ bool next_choice(std::vector<size_t>& pick, const std::vector<AxisTaps>& axes) {
   return false;
 }
 
-Tap combine_one(const std::vector<AxisTaps>& axes, const std::vector<size_t>& pick,
-                const std::vector<int64_t>& sizes) {
+// One combination: a tap picked on every axis.
+struct Combination {
+  Tensor index;
+  Tensor weight;
+  std::vector<Tensor> weight_grad;
+};
+
+Combination combine_one(const std::vector<AxisTaps>& axes, const std::vector<size_t>& pick,
+                        const std::vector<int64_t>& sizes) {
   Tensor inside;
   Tensor index;
   int64_t stride = 1;
@@ -165,24 +175,31 @@ Tap combine_one(const std::vector<AxisTaps>& axes, const std::vector<size_t>& pi
     }
     return where(inside, result, 0.0);
   };
-  Tap tap{where(inside, index, 0).unsqueeze(1), product(axes.size()), {}};
-  for (size_t a = 0; a < axes.size(); ++a) tap.weight_grad.push_back(product(a));
-  return tap;
+  Combination combination{where(inside, index, 0), product(axes.size()), {}};
+  for (size_t a = 0; a < axes.size(); ++a) combination.weight_grad.push_back(product(a));
+  return combination;
 }
 
-std::vector<Tap> combine(const std::vector<AxisTaps>& axes, const std::vector<int64_t>& sizes) {
-  std::vector<Tap> taps;
+Taps combine(const std::vector<AxisTaps>& axes, const std::vector<int64_t>& sizes) {
+  std::vector<Tensor> index, weight;
+  std::vector<std::vector<Tensor>> weight_grad(axes.size());
   std::vector<size_t> pick(axes.size(), 0);
   do {
-    taps.push_back(combine_one(axes, pick, sizes));
+    Combination c = combine_one(axes, pick, sizes);
+    index.push_back(c.index);
+    weight.push_back(c.weight);
+    for (size_t a = 0; a < axes.size(); ++a) weight_grad[a].push_back(c.weight_grad[a]);
   } while (next_choice(pick, axes));
+  Taps taps{stack(index, 1), stack(weight, 1), {}};
+  for (const std::vector<Tensor>& along_axis : weight_grad) {
+    taps.weight_grad.push_back(stack(along_axis, 1));
+  }
   return taps;
 }
 
-// The input's elements a tap reads, [N, C, P], from the input as [N, C, S].
-Tensor read(const Tensor& flat_input, const Tap& tap) {
-  return gather(flat_input, 2,
-                tap.index.expand({flat_input.size(0), flat_input.size(1), tap.index.size(2)}));
+TapShape tap_shape(const Tensor& flat_input, const Taps& taps) {
+  return {flat_input.size(0), flat_input.size(1), taps.index.size(1), taps.index.size(2),
+          flat_input.size(2)};
 }
 
 void check_grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFuncOptions& o) {
@@ -225,9 +242,8 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFunc
   for (int64_t d = 1; d < grid.dim() - 1; ++d) out_sizes.push_back(grid.size(d));
   const int64_t locations = grid.numel() / std::max<int64_t>(n * spatial, 1);
 
-  Tensor out;
-  std::vector<Tap> taps;
-  const Tensor flat_input = input.reshape({n, channels, input_elements});
+  const Tensor flat_input = input.reshape({n, channels, input_elements}).contiguous();
+  Taps taps;
   {
     NoGradGuard no_grad;
     // The grid's component k is the coordinate along input dim 1 + spatial - k (x is the width).
@@ -238,42 +254,42 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFunc
           axis_taps(flat_grid.select(2, spatial - 1 - a), sizes[static_cast<size_t>(a)], options));
     }
     taps = combine(axes, sizes);
-    for (const Tap& tap : taps) {
-      const Tensor term = read(flat_input, tap) * tap.weight.unsqueeze(1);
-      out = out.defined() ? out + term : term;
-    }
-    out = out.view(out_sizes);
   }
+  const TapShape shape = tap_shape(flat_input, taps);
+  Tensor out = empty(out_sizes, input.options());
+  backend(input.device())
+      .tap_sample(input.dtype(), shape, flat_input.data_ptr(), taps.index.data_ptr<int64_t>(),
+                  taps.weight.data_ptr(), out.data_ptr(), current_stream(input.device()));
   if (autograd::should_record(input, grid)) {
     const bool nearest = options.mode() == GridSampleMode::Nearest;
     autograd::record(
         "grid_sample", {input, grid}, out,
-        [taps = std::move(taps), saved_input = autograd::SavedTensor(flat_input), nearest,
-         input_sizes = DimVector(input.sizes()), grid_sizes = DimVector(grid.sizes()), n, channels,
-         locations, spatial](const Tensor& grad, autograd::GradInputs& in) {
-          const Tensor flat_grad = grad.reshape({n, channels, locations});
+        [taps = std::move(taps), saved_input = autograd::SavedTensor(flat_input), shape, nearest,
+         input_sizes = DimVector(input.sizes()),
+         grid_sizes = DimVector(grid.sizes())](const Tensor& grad, autograd::GradInputs& in) {
+          const Tensor flat_grad = grad.contiguous();
+          const Device device = grad.device();
           if (in.needs(0)) {
-            Tensor grad_input = zeros({n, channels, saved_input.get().size(2)}, grad.options());
-            for (const Tap& tap : taps) {
-              grad_input = scatter_add(grad_input, 2, tap.index.expand({n, channels, locations}),
-                                       flat_grad * tap.weight.unsqueeze(1));
-            }
-            in[0] = grad_input.view(input_sizes);
+            Tensor grad_input = empty(input_sizes, grad.options());
+            backend(device).tap_sample_backward_input(
+                grad.dtype(), shape, flat_grad.data_ptr(), taps.index.data_ptr<int64_t>(),
+                taps.weight.data_ptr(), grad_input.data_ptr(), current_stream(device));
+            in[0] = grad_input;
           }
           if (in.needs(1)) {
             if (nearest) {
               in[1] = zeros(grid_sizes, grad.options());
               return;
             }
-            std::vector<Tensor> per_axis(static_cast<size_t>(spatial));
-            for (const Tap& tap : taps) {
-              const Tensor along = (flat_grad * read(saved_input.get(), tap)).sum(1);
-              for (size_t a = 0; a < per_axis.size(); ++a) {
-                const Tensor term = along * tap.weight_grad[a];
-                per_axis[a] = per_axis[a].defined() ? per_axis[a] + term : term;
-              }
+            // d out / d weight, then the chain rule through each axis's weight derivatives.
+            Tensor grad_weight = empty(taps.weight.sizes(), grad.options());
+            backend(device).tap_sample_backward_weight(
+                grad.dtype(), shape, saved_input.get().data_ptr(), taps.index.data_ptr<int64_t>(),
+                flat_grad.data_ptr(), grad_weight.data_ptr(), current_stream(device));
+            std::vector<Tensor> components;  // x first: the last input dim's axis
+            for (auto it = taps.weight_grad.rbegin(); it != taps.weight_grad.rend(); ++it) {
+              components.push_back((grad_weight * *it).sum(1));
             }
-            std::vector<Tensor> components(per_axis.rbegin(), per_axis.rend());  // x first
             in[1] = stack(components, 2).view(grid_sizes);
           }
         });
