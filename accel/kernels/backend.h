@@ -320,7 +320,8 @@ struct Backend {
                               const void* grad_out, void* grad_in, const Stream& stream);
 
   // ---- sampling at taps (sampling.h): grid_sample's interpolation, over the contiguous
-  // operands of TapShape (positions in range, a tap outside the input weighing 0) ----
+  // operands of TapShape; a position of -1 marks a tap outside the input, which reads zero
+  // and receives no gradient (even where the input holds inf or NaN) ----
   // out[b, c, p] = sum over k in order of input[b, c, index[b, k, p]] * weight[b, k, p].
   void (*tap_sample)(ScalarType dtype, const TapShape& shape, const void* input,
                      const int64_t* index, const void* weight, void* out, const Stream& stream);

@@ -106,6 +106,25 @@ TEST(GridSample, NearestGivesTheGridZeroGradient) {
   EXPECT_GT(image.grad().abs().sum().item<double>(), 0.0);
 }
 
+// Zeros padding reads zero outside the input whatever the input holds: non-finite elements at
+// the first position of a channel do not leak into outside locations or their gradients.
+TEST(GridSample, OutsideLocationsReadZeroWhateverTheInputHolds) {
+  Tensor image = zeros({1, 2, 3, 3}, kFloat64);
+  image.select(1, 0).select(1, 0).select(1, 0).fill_(INFINITY);
+  image.select(1, 1).select(1, 0).select(1, 0).fill_(NAN);
+  image.requires_grad_();
+  Tensor grid = tensor({5.0, 5.0, -4.0, 0.5}).view({1, 1, 2, 2}).requires_grad_();
+  for (const GridSampleMode mode : {kBilinear, kNearest, kBicubic}) {
+    image.mutable_grad() = Tensor();
+    grid.mutable_grad() = Tensor();
+    const Tensor out = F::grid_sample(image, grid, GridSampleFuncOptions().mode(mode));
+    EXPECT_TRUE(out.equal(zeros({1, 2, 1, 2}, kFloat64))) << static_cast<int>(mode) << out;
+    out.sum().backward();
+    EXPECT_TRUE(grid.grad().equal(zeros({1, 1, 2, 2}, kFloat64))) << static_cast<int>(mode);
+    EXPECT_TRUE(image.grad().equal(zeros({1, 2, 3, 3}, kFloat64))) << static_cast<int>(mode);
+  }
+}
+
 // Output and both gradients, for sizes that split rows and location blocks among threads.
 std::vector<Tensor> sample_with_gradients(const Tensor& image, const Tensor& grid,
                                           const GridSampleFuncOptions& options) {

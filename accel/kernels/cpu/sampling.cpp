@@ -52,7 +52,9 @@ void tap_sample(ScalarType dtype, const TapShape& s, const void* input, const in
         for (int64_t p = 0; p < locations; ++p) {
           A sum = 0;
           for (int64_t k = 0; k < taps; ++k) {
-            sum += static_cast<A>(in[at[k * locations + p]]) * static_cast<A>(w[k * locations + p]);
+            const int64_t position = at[k * locations + p];
+            if (position >= 0)
+              sum += static_cast<A>(in[position]) * static_cast<A>(w[k * locations + p]);
           }
           o[p] = static_cast<T>(sum);
         }
@@ -79,7 +81,9 @@ void tap_sample_backward_input(ScalarType dtype, const TapShape& s, const void* 
         for (int64_t p = 0; p < locations; ++p) {
           const A upstream = static_cast<A>(g[p]);
           for (int64_t k = 0; k < taps; ++k) {
-            T& target = gi[at[k * locations + p]];
+            const int64_t position = at[k * locations + p];
+            if (position < 0) continue;
+            T& target = gi[position];
             target = static_cast<T>(static_cast<A>(target) +
                                     static_cast<A>(w[k * locations + p]) * upstream);
           }
@@ -111,7 +115,7 @@ void tap_sample_backward_weight(ScalarType dtype, const TapShape& s, const void*
             A* __restrict acc = sums + k * kLocationBlock;
             const int64_t* __restrict tap_at = at + k * s.locations;
             for (int64_t p = 0; p < count; ++p) {
-              acc[p] += static_cast<A>(g[p]) * static_cast<A>(in[tap_at[p]]);
+              if (tap_at[p] >= 0) acc[p] += static_cast<A>(g[p]) * static_cast<A>(in[tap_at[p]]);
             }
           }
         }

@@ -25,7 +25,7 @@ __global__ void tap_sample_kernel(TapShape s, const T* input, const int64_t* ind
     A sum = 0;
     for (int64_t k = 0; k < s.taps; ++k) {
       const int64_t tap = first_tap + k * s.locations;
-      sum += static_cast<A>(in[index[tap]]) * static_cast<A>(weight[tap]);
+      if (index[tap] >= 0) sum += static_cast<A>(in[index[tap]]) * static_cast<A>(weight[tap]);
     }
     out[e] = static_cast<T>(sum);
   }
@@ -46,6 +46,7 @@ __global__ void tap_sample_backward_input_kernel(TapShape s, const T* grad, cons
     for (int64_t p = 0; p < s.locations; ++p) {
       for (int64_t k = 0; k < s.taps; ++k) {
         const int64_t tap = k * s.locations + p;
+        if (at[tap] < 0) continue;
         gi[at[tap]] = static_cast<T>(static_cast<A>(gi[at[tap]]) +
                                      static_cast<A>(w[tap]) * static_cast<A>(g[p]));
       }
@@ -63,7 +64,7 @@ __global__ void tap_sample_backward_weight_kernel(TapShape s, const T* input, co
     const int64_t b = e / (s.taps * s.locations);
     const int64_t at = index[e];
     A sum = 0;
-    for (int64_t c = 0; c < s.channels; ++c) {
+    for (int64_t c = 0; at >= 0 && c < s.channels; ++c) {
       const int64_t row = b * s.channels + c;
       sum += static_cast<A>(grad[row * s.locations + p]) *
              static_cast<A>(input[row * s.input_size + at]);

@@ -125,8 +125,8 @@ AxisTaps axis_taps(const Tensor& g, int64_t size, const GridSampleFuncOptions& o
 }
 
 // The taps of all axes combined, stacked over the combinations k: the flat input position
-// each reads (int64 [N, K, P], 0 where outside the input), its weight (0 outside) and the
-// weight's derivative along each axis (in the input's dim order).
+// each reads (int64 [N, K, P], -1 where outside the input: the kernels read zero there), its
+// weight (0 outside) and the weight's derivative along each axis (in the input's dim order).
 struct Taps {
   Tensor index;
   Tensor weight;
@@ -175,7 +175,7 @@ Combination combine_one(const std::vector<AxisTaps>& axes, const std::vector<siz
     }
     return where(inside, result, 0.0);
   };
-  Combination combination{where(inside, index, 0), product(axes.size()), {}};
+  Combination combination{where(inside, index, -1), product(axes.size()), {}};
   for (size_t a = 0; a < axes.size(); ++a) combination.weight_grad.push_back(product(a));
   return combination;
 }
