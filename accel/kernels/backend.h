@@ -322,18 +322,25 @@ struct Backend {
   // ---- sampling at taps (sampling.h): grid_sample's interpolation, over the contiguous
   // operands of TapShape; a position of -1 marks a tap outside the input, which reads zero
   // and receives no gradient (even where the input holds inf or NaN) ----
+  // grid_sample's taps of a grid (kernels/common/grid_taps.h): index and weight
+  // [batch, taps, locations] with taps = grid_tap_count(shape); weight_grad (skipped when null)
+  // [batch, taps, locations, spatial], each weight's derivative with respect to the location's
+  // grid components (x first).
+  void (*grid_sample_taps)(ScalarType dtype, const GridTapsShape& shape, const void* grid,
+                           int32_t* index, void* weight, void* weight_grad, const Stream& stream);
   // out[b, c, p] = sum over k in order of input[b, c, index[b, k, p]] * weight[b, k, p].
   void (*tap_sample)(ScalarType dtype, const TapShape& shape, const void* input,
-                     const int64_t* index, const void* weight, void* out, const Stream& stream);
-  // grad_input (overwritten) [b, c, s] = the sum of weight[b, k, p] * grad[b, c, p] over the
-  // taps with index[b, k, p] = s, in the order p then k.
-  void (*tap_sample_backward_input)(ScalarType dtype, const TapShape& shape, const void* grad,
-                                    const int64_t* index, const void* weight, void* grad_input,
-                                    const Stream& stream);
-  // grad_weight[b, k, p] = sum over c in order of grad[b, c, p] * input[b, c, index[b, k, p]].
-  void (*tap_sample_backward_weight)(ScalarType dtype, const TapShape& shape, const void* input,
-                                     const int64_t* index, const void* grad, void* grad_weight,
-                                     const Stream& stream);
+                     const int32_t* index, const void* weight, void* out, const Stream& stream);
+  // The adjoints of tap_sample, each skipped when its output is null. grad_input (overwritten)
+  // [b, c, s] = the sum of weight[b, k, p] * grad[b, c, p] over the taps with index[b, k, p] = s,
+  // in the order p then k. grad_params (overwritten) [b, p, j]: the gradient of `params`
+  // (at most kMaxTapParams) values per location on which the weights depend, with
+  // weight_grad[b, k, p, j] = d weight[b, k, p] / d param j: the sum over k in order of
+  // weight_grad[b, k, p, j] * (the sum over c in order of grad[b, c, p] * input[b, c, index]).
+  void (*tap_sample_backward)(ScalarType dtype, const TapShape& shape, const void* input,
+                              const void* grad, const int32_t* index, const void* weight,
+                              int64_t params, const void* weight_grad, void* grad_input,
+                              void* grad_params, const Stream& stream);
 
   // ---- optimizer updates (optimizer_step.h): one contiguous parameter, its gradient and
   // state buffers (all of its dtype and length); null state is unused by the options ----

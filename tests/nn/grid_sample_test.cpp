@@ -155,6 +155,25 @@ TEST(GridSample, SameBitsOnAnyThreadCount) {
   }
 }
 
+// The backward computes the input's and the grid's gradients in one pass or either alone (the
+// grid's alone splits a batch element's locations among threads): the same values each way.
+TEST(GridSample, EitherGradientAloneMatchesBoth) {
+  manual_seed(4);
+  const Tensor image = randn({2, 5, 9, 11});
+  const Tensor grid = randn({2, 30, 40, 2});  // 1200 locations: three blocks per element
+  testing::ThreadCount two(2);
+  for (const GridSampleMode mode : {kBilinear, kNearest, kBicubic}) {
+    const auto options = GridSampleFuncOptions().mode(mode).padding_mode(kBorder);
+    const std::vector<Tensor> both = sample_with_gradients(image, grid, options);
+    Tensor x = image.detach().clone().requires_grad_();
+    F::grid_sample(x, grid, options).sum().backward();
+    EXPECT_TRUE(x.grad().equal(both[1])) << static_cast<int>(mode);
+    Tensor g = grid.detach().clone().requires_grad_();
+    F::grid_sample(image, g, options).sum().backward();
+    EXPECT_TRUE(g.grad().equal(both[2])) << static_cast<int>(mode);
+  }
+}
+
 TEST(GridSample, MisuseIsAClearError) {
   const Tensor image = zeros({2, 3, 4, 5});
   expect_error_containing(
@@ -181,6 +200,13 @@ TEST(GridSample, MisuseIsAClearError) {
         F::grid_sample(zeros({2, 3, 0, 5}), zeros({2, 2, 2, 2}));
       },
       "expected non-empty spatial dims, got input shape [2, 3, 0, 5]");
+  // 2^31 elements per channel (an expanded view: nothing allocated).
+  expect_error_containing(
+      [&] {
+        F::grid_sample(zeros({1, 1, 1, 1}).expand({1, 1, 65536, 32768}), zeros({1, 1, 1, 2}));
+      },
+      "grid_sample: expected at most 2^31 - 1 elements per channel, got input shape [1, 1, "
+      "65536, 32768]");
   expect_error_containing(
       [&] {
         F::grid_sample(zeros({1, 1, 2, 2, 2}), zeros({1, 1, 1, 1, 3}),

@@ -10,13 +10,14 @@
 
 namespace accel::cuda {
 
-void tap_sample(ScalarType dtype, const TapShape& shape, const void* input, const int64_t* index,
+void grid_sample_taps(ScalarType dtype, const GridTapsShape& shape, const void* grid,
+                      int32_t* index, void* weight, void* weight_grad, const Stream& stream);
+
+void tap_sample(ScalarType dtype, const TapShape& shape, const void* input, const int32_t* index,
                 const void* weight, void* out, const Stream& stream);
-void tap_sample_backward_input(ScalarType dtype, const TapShape& shape, const void* grad,
-                               const int64_t* index, const void* weight, void* grad_input,
-                               const Stream& stream);
-void tap_sample_backward_weight(ScalarType dtype, const TapShape& shape, const void* input,
-                                const int64_t* index, const void* grad, void* grad_weight,
-                                const Stream& stream);
+void tap_sample_backward(ScalarType dtype, const TapShape& shape, const void* input,
+                         const void* grad, const int32_t* index, const void* weight, int64_t params,
+                         const void* weight_grad, void* grad_input, void* grad_params,
+                         const Stream& stream);
 
 }  // namespace accel::cuda
