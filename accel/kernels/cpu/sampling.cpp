@@ -1,10 +1,12 @@
 // Sampling at taps on the CPU: grid_sample's taps, computed per location in parallel (each
-// location writes its own), and the kernels that use them. The forward and the input's
-// gradient run a few channels of one batch element per task: a channel reads (or accumulates
-// into) its own input row only, so tasks need no synchronization and each sum keeps one order
-// on any thread count. The weights' gradient runs blocks of locations of one batch element per
-// task, summing over channels in order. Locations go in blocks whose positions and weights
-// stay in L1 across channels.
+// location writes its own), and the kernels that use them, which keep every sum in one order
+// on any thread count. The forward runs a few channels of one batch element per task (a
+// channel writes its own output row). The backward runs one batch element per task when it
+// adds into the input's gradient (any location may add to any element of the element's rows),
+// else one block of locations; within it the channels go by in order, in groups whose scalar
+// adds into the input's gradient share the taps' loads, while the products for the weights'
+// gradient vectorize with gathers. Locations go in blocks whose positions and weights stay in
+// L1 across channels.
 #include "accel/kernels/cpu/sampling.h"
 
 #include <algorithm>
@@ -25,14 +27,24 @@ constexpr int64_t kChannelChunk = 8;
 // Grid locations per task when computing taps.
 constexpr int64_t kLocationGrain = 1024;
 
-// A tap inside the input: the location (within its block) that reads it, the input position
-// and the weight.
-template <typename A>
-struct InsideTap {
-  int64_t location;
-  int32_t position;
-  A weight;
-};
+// Channels whose rows the backward's loops visit together: the taps' positions and weights are
+// loaded once for all of them, and their adds form independent chains.
+constexpr int64_t kChannelGroup = 4;
+
+// Calls f.template operator()<G>() for a group of G = size channels, 1 <= size <= 4.
+template <typename F>
+void with_channel_group(int64_t size, const F& f) {
+  switch (size) {
+    case 1:
+      return f.template operator()<1>();
+    case 2:
+      return f.template operator()<2>();
+    case 3:
+      return f.template operator()<3>();
+    default:
+      return f.template operator()<4>();
+  }
+}
 
 // sums[p] += factor[p] * in[at[p]] for the taps inside (at[p] >= 0), p < count: a loop that
 // vectorizes with gathers (a tap outside reads element 0 and discards it).
@@ -43,6 +55,43 @@ void add_tap_products(A* __restrict sums, const int32_t* __restrict at, const T*
     const int32_t position = at[p];
     const auto read = static_cast<A>(in[std::max(position, 0)]);
     sums[p] += position >= 0 ? read * static_cast<A>(factor[p]) : A(0);
+  }
+}
+
+// A tap inside the input: the location (within its block) that reads it, the input position
+// and the weight.
+template <typename A>
+struct InsideTap {
+  int64_t location;
+  int32_t position;
+  A weight;
+};
+
+// The block's taps inside the input in the order p then k (the terms of the input's gradient),
+// listed once for all channels, so that the adds neither branch nor skip.
+template <typename A, typename T>
+void list_inside_taps(const int32_t* at, const T* weight, int64_t taps, int64_t stride,
+                      int64_t count, std::vector<InsideTap<A>>& inside) {
+  inside.clear();
+  for (int64_t p = 0; p < count; ++p) {
+    for (int64_t k = 0; k < taps; ++k) {
+      const int32_t position = at[k * stride + p];
+      if (position >= 0) inside.push_back({p, position, static_cast<A>(weight[k * stride + p])});
+    }
+  }
+}
+
+// gi_j[position] += weight * grad_j[location] over the listed taps in order, for channels j < G
+// (rows grad + j * grad_stride and gi + j * gi_stride).
+template <int G, typename A, typename T>
+void add_inside_taps(const std::vector<InsideTap<A>>& inside, const T* __restrict grad,
+                     int64_t grad_stride, T* __restrict gi, int64_t gi_stride) {
+  for (const InsideTap<A>& tap : inside) {
+    for (int j = 0; j < G; ++j) {
+      T& target = gi[j * gi_stride + tap.position];
+      target = static_cast<T>(static_cast<A>(target) +
+                              tap.weight * static_cast<A>(grad[j * grad_stride + tap.location]));
+    }
   }
 }
 
@@ -67,14 +116,27 @@ void grid_sample_taps(ScalarType dtype, const GridTapsShape& s, const void* grid
   dispatch_floating(dtype, "grid_sample", [&]<typename T>() {
     dispatch_grid_taps(s, [&]<GridInterpolation I, GridPadding P, int S>() {
       const int64_t taps = grid_tap_count(s);
+      const GridAxes<acc_t<T>, S> axes = grid_axes<acc_t<T>, S>(s);
+      // Locations [first, first + count) of batch element b.
+      const auto run = [&](int64_t b, int64_t first, int64_t count) {
+        const T* g = static_cast<const T*>(grid) + (b * s.locations + first) * S;
+        const int64_t at = b * taps * s.locations + first;
+        T* location_weight_grad =
+            weight_grad == nullptr ? nullptr : static_cast<T*>(weight_grad) + at * S;
+        for (int64_t p = 0; p < count; ++p) {
+          grid_location_taps<I, P, S>(
+              axes, g + p * S, index + at + p, static_cast<T*>(weight) + at + p,
+              location_weight_grad == nullptr ? nullptr : location_weight_grad + p * S,
+              s.locations);
+        }
+      };
       parallel_for(0, s.batch * s.locations, kLocationGrain, [&](int64_t begin, int64_t end) {
-        for (int64_t e = begin; e < end; ++e) {
-          const int64_t first = (e / s.locations) * taps * s.locations + e % s.locations;
-          T* location_weight_grad =
-              weight_grad == nullptr ? nullptr : static_cast<T*>(weight_grad) + first * S;
-          grid_location_taps<I, P, S, acc_t<T>>(s, static_cast<const T*>(grid) + e * S,
-                                                index + first, static_cast<T*>(weight) + first,
-                                                location_weight_grad, s.locations);
+        while (begin < end) {
+          const int64_t b = begin / s.locations;
+          const int64_t first = begin % s.locations;
+          const int64_t count = std::min(end - begin, s.locations - first);
+          run(b, first, count);
+          begin += count;
         }
       });
     });
@@ -92,7 +154,7 @@ void tap_sample(ScalarType dtype, const TapShape& s, const void* input, const in
         const int64_t taps_at = b * s.taps * s.locations + first;
         for (int64_t c = first_channel; c < end_channel; ++c) {
           const int64_t row = b * s.channels + c;
-          const T* __restrict in = static_cast<const T*>(input) + row * s.input_size;
+          const T* in = static_cast<const T*>(input) + row * s.input_size;
           std::fill(sums, sums + count, A(0));
           for (int64_t k = 0; k < s.taps; ++k) {
             add_tap_products(sums, index + taps_at + k * s.locations,
@@ -116,8 +178,6 @@ void tap_sample_backward(ScalarType dtype, const TapShape& s, const void* input,
     const int64_t blocks_per_task = grad_input != nullptr ? blocks_per_batch : 1;
     const int64_t tasks_per_batch = blocks_per_batch / std::max<int64_t>(blocks_per_task, 1);
     parallel_for(0, s.batch * tasks_per_batch, 1, [&](int64_t begin, int64_t end) {
-      // The block's taps inside the input in the order p then k (the input gradient's terms),
-      // listed once for all channels, so that its adds neither branch nor skip.
       std::vector<InsideTap<A>> inside;
       if (grad_input != nullptr) inside.reserve(static_cast<size_t>(s.taps * kLocationBlock));
       // The block's sums over channels of grad * input, per tap: d out / d weight.
@@ -133,37 +193,30 @@ void tap_sample_backward(ScalarType dtype, const TapShape& s, const void* input,
           const int64_t first = block * kLocationBlock;
           const int64_t count = std::min(kLocationBlock, s.locations - first);
           const int64_t taps_at = b * s.taps * s.locations + first;
-          const int32_t* __restrict at = index + taps_at;
+          const int32_t* at = index + taps_at;
           if (gi_batch != nullptr) {
-            const T* w = static_cast<const T*>(weight) + taps_at;
-            inside.clear();
-            for (int64_t p = 0; p < count; ++p) {
-              for (int64_t k = 0; k < s.taps; ++k) {
-                const int32_t position = at[k * s.locations + p];
-                if (position >= 0) {
-                  inside.push_back({p, position, static_cast<A>(w[k * s.locations + p])});
-                }
-              }
-            }
+            list_inside_taps(at, static_cast<const T*>(weight) + taps_at, s.taps, s.locations,
+                             count, inside);
           }
           std::fill(weight_sums.begin(), weight_sums.end(), A(0));
-          for (int64_t c = 0; c < s.channels; ++c) {
+          for (int64_t c = 0; c < s.channels; c += kChannelGroup) {
             const int64_t row = b * s.channels + c;
-            const T* __restrict g = static_cast<const T*>(grad) + row * s.locations + first;
-            if (gi_batch != nullptr) {
-              // A channel's row of the input's gradient stays in L1 while its taps land.
-              T* gi = gi_batch + c * s.input_size;
-              for (const InsideTap<A>& tap : inside) {
-                gi[tap.position] = static_cast<T>(static_cast<A>(gi[tap.position]) +
-                                                  tap.weight * static_cast<A>(g[tap.location]));
+            const T* g = static_cast<const T*>(grad) + row * s.locations + first;
+            with_channel_group(std::min(kChannelGroup, s.channels - c), [&]<int G>() {
+              // The group's rows of the input's gradient stay in L1 while the taps land.
+              if (gi_batch != nullptr) {
+                add_inside_taps<G>(inside, g, s.locations, gi_batch + c * s.input_size,
+                                   s.input_size);
               }
-            }
-            if (grad_params == nullptr) continue;
-            const T* __restrict in = static_cast<const T*>(input) + row * s.input_size;
-            for (int64_t k = 0; k < s.taps; ++k) {
-              add_tap_products(weight_sums.data() + k * kLocationBlock, at + k * s.locations, g, in,
-                               count);
-            }
+              if (grad_params == nullptr) return;
+              for (int64_t j = 0; j < G; ++j) {
+                const T* in = static_cast<const T*>(input) + (row + j) * s.input_size;
+                for (int64_t k = 0; k < s.taps; ++k) {
+                  add_tap_products(weight_sums.data() + k * kLocationBlock, at + k * s.locations,
+                                   g + j * s.locations, in, count);
+                }
+              }
+            });
           }
           if (grad_params == nullptr) continue;
           // The chain rule through each weight's derivatives, tap by tap in order.

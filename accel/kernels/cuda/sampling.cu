@@ -15,11 +15,12 @@ namespace {
 template <GridInterpolation I, GridPadding P, int S, typename T>
 __global__ void grid_sample_taps_kernel(GridTapsShape s, int64_t taps, const T* grid,
                                         int32_t* index, T* weight, T* weight_grad) {
+  const GridAxes<acc_t<T>, S> axes = grid_axes<acc_t<T>, S>(s);
   for (int64_t e = global_thread_index(); e < s.batch * s.locations; e += grid_stride()) {
     const int64_t first = (e / s.locations) * taps * s.locations + e % s.locations;
-    grid_location_taps<I, P, S, acc_t<T>>(
-        s, grid + e * S, index + first, weight + first,
-        weight_grad == nullptr ? nullptr : weight_grad + first * S, s.locations);
+    grid_location_taps<I, P, S>(axes, grid + e * S, index + first, weight + first,
+                                weight_grad == nullptr ? nullptr : weight_grad + first * S,
+                                s.locations);
   }
 }
 
