@@ -72,7 +72,7 @@ ACCEL_INLINE Coordinate<A> clip(Coordinate<A> c, const AxisGeometry<A>& axis) {
   const bool above_low = c.at > 0;
   const A low_clipped = above_low ? c.at : A(0);
   const bool below_high = low_clipped < axis.max;
-  return {below_high ? low_clipped : axis.max, above_low & below_high ? c.grad : A(0)};
+  return {below_high ? low_clipped : axis.max, (above_low && below_high) ? c.grad : A(0)};
 }
 
 // Mirrored at the edges until inside: [0, size - 1] (align_corners) or [-0.5, size - 0.5]; the

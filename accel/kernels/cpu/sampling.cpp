@@ -109,6 +109,86 @@ void for_channel_chunks(const TapShape& s, const F& f) {
   });
 }
 
+// tap_sample_backward's operands; a null gradient is skipped.
+template <typename T>
+struct BackwardOperands {
+  const TapShape& s;
+  const T* input;
+  const T* grad;
+  const int32_t* index;
+  const T* weight;
+  int64_t params;
+  const T* weight_grad;
+  T* grad_input;
+  T* grad_params;
+};
+
+// A task's buffers: the block's inside taps, and its sums over channels of grad * input per
+// tap (d out / d weight).
+template <typename A>
+struct BackwardScratch {
+  std::vector<InsideTap<A>> inside;
+  std::vector<A> weight_sums;
+};
+
+// The backward of batch element b's channels [first_channel, end_channel) (all of them when
+// grad_params is asked for) over location blocks [first_block, end_block) (all of them when
+// grad_input is: its rows are zeroed first), the channels in order, in groups.
+template <typename T>
+void backward_task(const BackwardOperands<T>& o, int64_t b, int64_t first_channel,
+                   int64_t end_channel, int64_t first_block, int64_t end_block,
+                   BackwardScratch<acc_t<T>>& scratch) {
+  using A = acc_t<T>;
+  const TapShape& s = o.s;
+  T* gi = o.grad_input == nullptr ? nullptr : o.grad_input + b * s.channels * s.input_size;
+  if (gi != nullptr) {
+    std::fill(gi + first_channel * s.input_size, gi + end_channel * s.input_size, T(0));
+  }
+  if (o.grad_params != nullptr) scratch.weight_sums.resize(s.taps * kLocationBlock);
+  for (int64_t block = first_block; block < end_block; ++block) {
+    const int64_t first = block * kLocationBlock;
+    const int64_t count = std::min(kLocationBlock, s.locations - first);
+    const int64_t taps_at = b * s.taps * s.locations + first;
+    const int32_t* at = o.index + taps_at;
+    if (gi != nullptr) {
+      list_inside_taps(at, o.weight + taps_at, s.taps, s.locations, count, scratch.inside);
+    }
+    std::fill(scratch.weight_sums.begin(), scratch.weight_sums.end(), A(0));
+    for (int64_t c = first_channel; c < end_channel; c += kChannelGroup) {
+      const int64_t row = b * s.channels + c;
+      const T* g = o.grad + row * s.locations + first;
+      with_channel_group(std::min(kChannelGroup, end_channel - c), [&]<int G>() {
+        // The group's rows of the input's gradient stay in L1 while the taps land.
+        if (gi != nullptr) {
+          add_inside_taps<G>(scratch.inside, g, s.locations, gi + c * s.input_size, s.input_size);
+        }
+        if (o.grad_params == nullptr) return;
+        for (int64_t j = 0; j < G; ++j) {
+          const T* in = o.input + (row + j) * s.input_size;
+          for (int64_t k = 0; k < s.taps; ++k) {
+            add_tap_products(scratch.weight_sums.data() + k * kLocationBlock, at + k * s.locations,
+                             g + j * s.locations, in, count);
+          }
+        }
+      });
+    }
+    if (o.grad_params == nullptr) continue;
+    // The chain rule through each weight's derivatives, tap by tap in order.
+    const T* __restrict wg = o.weight_grad + taps_at * o.params;
+    T* __restrict gp = o.grad_params + (b * s.locations + first) * o.params;
+    for (int64_t p = 0; p < count; ++p) {
+      for (int64_t j = 0; j < o.params; ++j) {
+        A sum = 0;
+        for (int64_t k = 0; k < s.taps; ++k) {
+          sum += scratch.weight_sums[k * kLocationBlock + p] *
+                 static_cast<A>(wg[(k * s.locations + p) * o.params + j]);
+        }
+        gp[p * o.params + j] = static_cast<T>(sum);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void grid_sample_taps(ScalarType dtype, const GridTapsShape& s, const void* grid, int32_t* index,
@@ -172,69 +252,50 @@ void tap_sample_backward(ScalarType dtype, const TapShape& s, const void* input,
                          const int32_t* index, const void* weight, int64_t params,
                          const void* weight_grad, void* grad_input, void* grad_params) {
   dispatch_floating(dtype, "grid_sample_backward", [&]<typename T>() {
-    using A = acc_t<T>;
-    const int64_t blocks_per_batch = (s.locations + kLocationBlock - 1) / kLocationBlock;
-    // A task that adds into a batch element's input gradient runs all of its blocks.
-    const int64_t blocks_per_task = grad_input != nullptr ? blocks_per_batch : 1;
-    const int64_t tasks_per_batch = blocks_per_batch / std::max<int64_t>(blocks_per_task, 1);
-    parallel_for(0, s.batch * tasks_per_batch, 1, [&](int64_t begin, int64_t end) {
-      std::vector<InsideTap<A>> inside;
-      if (grad_input != nullptr) inside.reserve(static_cast<size_t>(s.taps * kLocationBlock));
-      // The block's sums over channels of grad * input, per tap: d out / d weight.
-      std::vector<A> weight_sums(grad_params != nullptr ? s.taps * kLocationBlock : 0);
-      for (int64_t task = begin; task < end; ++task) {
-        const int64_t b = task / tasks_per_batch;
-        const int64_t first_block = (task % tasks_per_batch) * blocks_per_task;
-        T* gi_batch = grad_input == nullptr
-                          ? nullptr
-                          : static_cast<T*>(grad_input) + b * s.channels * s.input_size;
-        if (gi_batch != nullptr) std::fill(gi_batch, gi_batch + s.channels * s.input_size, T(0));
-        for (int64_t block = first_block; block < first_block + blocks_per_task; ++block) {
-          const int64_t first = block * kLocationBlock;
-          const int64_t count = std::min(kLocationBlock, s.locations - first);
-          const int64_t taps_at = b * s.taps * s.locations + first;
-          const int32_t* at = index + taps_at;
-          if (gi_batch != nullptr) {
-            list_inside_taps(at, static_cast<const T*>(weight) + taps_at, s.taps, s.locations,
-                             count, inside);
-          }
-          std::fill(weight_sums.begin(), weight_sums.end(), A(0));
-          for (int64_t c = 0; c < s.channels; c += kChannelGroup) {
-            const int64_t row = b * s.channels + c;
-            const T* g = static_cast<const T*>(grad) + row * s.locations + first;
-            with_channel_group(std::min(kChannelGroup, s.channels - c), [&]<int G>() {
-              // The group's rows of the input's gradient stay in L1 while the taps land.
-              if (gi_batch != nullptr) {
-                add_inside_taps<G>(inside, g, s.locations, gi_batch + c * s.input_size,
-                                   s.input_size);
-              }
-              if (grad_params == nullptr) return;
-              for (int64_t j = 0; j < G; ++j) {
-                const T* in = static_cast<const T*>(input) + (row + j) * s.input_size;
-                for (int64_t k = 0; k < s.taps; ++k) {
-                  add_tap_products(weight_sums.data() + k * kLocationBlock, at + k * s.locations,
-                                   g + j * s.locations, in, count);
-                }
-              }
-            });
-          }
-          if (grad_params == nullptr) continue;
-          // The chain rule through each weight's derivatives, tap by tap in order.
-          const T* __restrict wg = static_cast<const T*>(weight_grad) + taps_at * params;
-          T* __restrict gp = static_cast<T*>(grad_params) + (b * s.locations + first) * params;
-          for (int64_t p = 0; p < count; ++p) {
-            for (int64_t j = 0; j < params; ++j) {
-              A sum = 0;
-              for (int64_t k = 0; k < s.taps; ++k) {
-                sum += weight_sums[k * kLocationBlock + p] *
-                       static_cast<A>(wg[(k * s.locations + p) * params + j]);
-              }
-              gp[p * params + j] = static_cast<T>(sum);
-            }
-          }
+    const BackwardOperands<T> both{s,
+                                   static_cast<const T*>(input),
+                                   static_cast<const T*>(grad),
+                                   index,
+                                   static_cast<const T*>(weight),
+                                   params,
+                                   static_cast<const T*>(weight_grad),
+                                   static_cast<T*>(grad_input),
+                                   static_cast<T*>(grad_params)};
+    const int64_t blocks = (s.locations + kLocationBlock - 1) / kLocationBlock;
+    // One pass for both gradients with a task per batch element, where the batch keeps the
+    // threads busy; else the input's gradient by chunks of channels and the grid's by blocks.
+    if (grad_input != nullptr && grad_params != nullptr && s.batch >= get_num_threads()) {
+      parallel_for(0, s.batch, 1, [&](int64_t begin, int64_t end) {
+        BackwardScratch<acc_t<T>> scratch;
+        for (int64_t b = begin; b < end; ++b)
+          backward_task(both, b, 0, s.channels, 0, blocks, scratch);
+      });
+      return;
+    }
+    if (grad_input != nullptr) {
+      BackwardOperands<T> input_only = both;
+      input_only.grad_params = nullptr;
+      const int64_t chunks = (s.channels + kChannelChunk - 1) / kChannelChunk;
+      parallel_for(0, s.batch * chunks, 1, [&](int64_t begin, int64_t end) {
+        BackwardScratch<acc_t<T>> scratch;
+        for (int64_t task = begin; task < end; ++task) {
+          const int64_t first_channel = (task % chunks) * kChannelChunk;
+          backward_task(input_only, task / chunks, first_channel,
+                        std::min(s.channels, first_channel + kChannelChunk), 0, blocks, scratch);
         }
-      }
-    });
+      });
+    }
+    if (grad_params != nullptr) {
+      BackwardOperands<T> params_only = both;
+      params_only.grad_input = nullptr;
+      parallel_for(0, s.batch * blocks, 1, [&](int64_t begin, int64_t end) {
+        BackwardScratch<acc_t<T>> scratch;
+        for (int64_t task = begin; task < end; ++task) {
+          const int64_t block = task % blocks;
+          backward_task(params_only, task / blocks, 0, s.channels, block, block + 1, scratch);
+        }
+      });
+    }
   });
 }
 
