@@ -96,7 +96,8 @@ void add_inside_taps(const std::vector<InsideTap<A>>& inside, const T* __restric
 }
 
 // Calls f(b, first_channel, end_channel) for chunks of one batch element's channels, in
-// parallel: each writes only its own channels' rows.
+// parallel: each writes only its own channels' rows (the forward, and the input's gradient
+// where the batch is too small to give each thread its elements).
 template <typename F>
 void for_channel_chunks(const TapShape& s, const F& f) {
   const int64_t chunks = (s.channels + kChannelChunk - 1) / kChannelChunk;
@@ -275,14 +276,9 @@ void tap_sample_backward(ScalarType dtype, const TapShape& s, const void* input,
     if (grad_input != nullptr) {
       BackwardOperands<T> input_only = both;
       input_only.grad_params = nullptr;
-      const int64_t chunks = (s.channels + kChannelChunk - 1) / kChannelChunk;
-      parallel_for(0, s.batch * chunks, 1, [&](int64_t begin, int64_t end) {
+      for_channel_chunks(s, [&](int64_t b, int64_t first_channel, int64_t end_channel) {
         BackwardScratch<acc_t<T>> scratch;
-        for (int64_t task = begin; task < end; ++task) {
-          const int64_t first_channel = (task % chunks) * kChannelChunk;
-          backward_task(input_only, task / chunks, first_channel,
-                        std::min(s.channels, first_channel + kChannelChunk), 0, blocks, scratch);
-        }
+        backward_task(input_only, b, first_channel, end_channel, 0, blocks, scratch);
       });
     }
     if (grad_params != nullptr) {
