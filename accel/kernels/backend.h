@@ -111,6 +111,10 @@ struct Backend {
   // Indices as for gather: a device skips one outside [0, dim_size).
   void (*scatter)(math::ScatterReduce op, ScalarType dtype, ScalarType index_type,
                   const Loop<3>& loop, int64_t dim_stride, int64_t dim_size, const Stream& stream);
+  // out (contiguous int64 [count, sizes.size()]) = the coordinates of the true elements of the
+  // contiguous bool `flags` of shape `sizes`, in row-major order; the caller counted them.
+  void (*nonzero)(const bool* flags, IntArrayRef sizes, int64_t count, int64_t* out,
+                  const Stream& stream);
 
   // ---- random numbers (random.h): value i of a draw lands in element i (row-major) ----
   // out = from + (to - from) * U[0, 1), for a floating dtype.

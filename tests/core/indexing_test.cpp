@@ -4,6 +4,7 @@
 // 2.15 (the expressions are in each comment).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "accel/accel.h"
@@ -76,6 +77,39 @@ TEST(Indexing, BoolMasksSelectTheirTrueElements) {
   EXPECT_EQ(shape(nonzero(zeros({3}))), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(values(masked_select(arange(6, kFloat32).view({2, 3}), tensor({true, false, true}))),
             (std::vector<double>{0, 2, 3, 5}));
+}
+
+// A tensor large enough that nonzero splits it into pieces, each writing its own rows.
+TEST(Indexing, NonzeroListsTheTrueElementsInRowMajorOrderOnAnyThreadCount) {
+  manual_seed(3);
+  Tensor a = randn({3, 700, 50}, kFloat64);
+  a = where(a > 0.3, a, zeros_like(a));
+  a.index_put_({0, 0, 0}, -0.0);          // -0.0 is zero
+  a.index_put_({0, 0, 1}, std::nan(""));  // NaN is not
+  std::vector<double> expected;
+  const double* element = a.data_ptr<double>();
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 700; ++j) {
+      for (int64_t k = 0; k < 50; ++k, ++element) {
+        if (*element != 0) expected.insert(expected.end(), {double(i), double(j), double(k)});
+      }
+    }
+  }
+  const int threads = get_num_threads();
+  for (int t : {1, 4}) {
+    set_num_threads(t);
+    const Tensor coordinates = nonzero(a);
+    EXPECT_EQ(shape(coordinates), (std::vector<int64_t>{int64_t(expected.size() / 3), 3}));
+    EXPECT_EQ(values(coordinates), expected) << t << " threads";
+    const Tensor flat = nonzero(a.view({-1}) != 0);
+    EXPECT_EQ(values(a.view({-1}).index_select(0, flat.view({-1})) != 0),
+              std::vector<double>(expected.size() / 3, 1.0));
+    EXPECT_EQ(values(a.index({a != 0}).nan_to_num(7.0)),
+              values(a.view({-1}).index_select(0, flat.view({-1})).nan_to_num(7.0)));
+  }
+  set_num_threads(threads);
+  EXPECT_EQ(shape(nonzero(scalar_tensor(2.0))), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(shape(nonzero(scalar_tensor(0.0))), (std::vector<int64_t>{0, 0}));
 }
 
 TEST(Indexing, IndexPutWritesAccumulatesAndFills) {

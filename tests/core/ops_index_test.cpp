@@ -200,6 +200,30 @@ TEST(ScatterAdd, RepeatedIndicesAddInTheSameOrderWhateverTheThreadCount) {
   EXPECT_TRUE(one.equal(many));
 }
 
+// index_add's rows (an index the same along the innermost dim) split across threads by
+// columns; each destination still adds its rows in the index's order.
+TEST(IndexAdd, RepeatedIndicesAddRowsInOrderWhateverTheThreadCount) {
+  manual_seed(4);
+  const Tensor source = randn({40, 3000}, kFloat32);
+  const Tensor index = randint(0, 5, {40});
+  std::vector<float> expected(5 * 3000, 0.f);
+  for (int64_t j = 0; j < 40; ++j) {
+    const int64_t row = index.data_ptr<int64_t>()[j];
+    for (int64_t c = 0; c < 3000; ++c) {
+      expected[static_cast<size_t>(row * 3000 + c)] += source.data_ptr<float>()[j * 3000 + c];
+    }
+  }
+  const int threads = get_num_threads();
+  for (int t : {1, 4}) {
+    set_num_threads(t);
+    const Tensor sum = zeros({5, 3000}).index_add(0, index, source);
+    EXPECT_TRUE(sum.equal(tensor(expected).view({5, 3000}))) << t << " threads";
+    const Tensor by_columns = zeros({3000, 5}).index_add(1, index, source.t());
+    EXPECT_TRUE(by_columns.equal(sum.t())) << t << " threads";
+  }
+  set_num_threads(threads);
+}
+
 TEST(Cat, PromotesLikeTorchCat) {
   const Tensor out =
       cat(V{tensor({1, 2}).to(kInt32), tensor({1.5f}).to(kBFloat16), tensor({2.f}).to(kFloat16)});

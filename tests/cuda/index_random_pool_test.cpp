@@ -34,6 +34,20 @@ Tensor leaf(const Tensor& t, Device device) {
 
 // ---- indexing ----
 
+// nonzero's rows come from a device scan of the flags; masks index through them.
+TEST(CudaIndex, NonzeroAndMasksMatchCpu) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(11);
+  const Tensor x = randn({3, 700, 50});
+  const Tensor mask = x > 0.3;
+  expect_same_bits(nonzero(x.cuda() * mask.cuda()), nonzero(x * mask), "3-d float");
+  expect_same_bits(nonzero(mask.view({-1}).cuda()), nonzero(mask.view({-1})), "1-d bool");
+  expect_same_bits(nonzero(scalar_tensor(2.0).cuda()), nonzero(scalar_tensor(2.0)), "0-dim");
+  expect_same_bits(nonzero(zeros({4, 5}).cuda()), nonzero(zeros({4, 5})), "no true element");
+  expect_same_bits(x.cuda().index({mask.cuda()}), x.index({mask}), "x[mask]");
+  expect_same_bits(x.cuda().masked_select(mask.cuda()), x.masked_select(mask), "masked_select");
+}
+
 TEST(CudaIndex, IndexSelectMatchesCpu) {
   ACCEL_REQUIRE_CUDA();
   manual_seed(1);

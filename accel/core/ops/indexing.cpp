@@ -32,11 +32,19 @@ namespace {
 bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kUInt8; }
 
 // The view the integers, slices, None and Ellipsis make, and the index tensors with the dims
-// of that view they index (a mask of k dims becomes k integer tensors, one per dim).
+// of that view they index (a mask of k dims becomes k integer tensors, one per dim, whose
+// values need no wrapping or range check).
 struct IndexPlan {
   Tensor view;
   std::vector<int64_t> dims;
   std::vector<Tensor> tensors;
+  std::vector<bool> from_mask;
+
+  void add(int64_t dim, const Tensor& index, bool is_mask_coordinate) {
+    dims.push_back(dim);
+    tensors.push_back(index);
+    from_mask.push_back(is_mask_coordinate);
+  }
 };
 
 IndexPlan plan_indices(const Tensor& self, std::span<const TensorIndex> indices, const char* op) {
@@ -60,7 +68,7 @@ IndexPlan plan_indices(const Tensor& self, std::span<const TensorIndex> indices,
   ACCEL_CHECK(consumed <= self.dim(), op,
               "too many indices for tensor of dimension {} (got {}) of shape {}", self.dim(),
               consumed, self.sizes());
-  IndexPlan plan{self, {}, {}};
+  IndexPlan plan{self, {}, {}, {}};
   int64_t d = 0;       // the next dim of plan.view to index
   int64_t source = 0;  // the same dim's number in self, for messages
   for (const TensorIndex& index : indices) {
@@ -99,16 +107,13 @@ IndexPlan plan_indices(const Tensor& self, std::span<const TensorIndex> indices,
             }
             if (value.dim() == 0) {  // a 0-dim mask acts as a bool index
               view = view.unsqueeze(d);
-              plan.dims.push_back(d);
-              plan.tensors.push_back(nonzero(value.view({1})).view({-1}));
+              plan.add(d, nonzero(value.view({1})).view({-1}), true);
               d += 1;
               return;
             }
             const Tensor coordinates = nonzero(value);
-            for (int64_t k = 0; k < value.dim(); ++k) {
-              plan.dims.push_back(d + k);
-              plan.tensors.push_back(coordinates.select(1, k));
-            }
+            for (int64_t k = 0; k < value.dim(); ++k)
+              plan.add(d + k, coordinates.select(1, k), true);
             d += value.dim();
             source += value.dim();
           } else {
@@ -116,8 +121,7 @@ IndexPlan plan_indices(const Tensor& self, std::span<const TensorIndex> indices,
                         "tensors used as indices must be int64, int32, uint8 or bool, got {}",
                         value.dtype());
             check_same_device(self, value, op);
-            plan.dims.push_back(d);
-            plan.tensors.push_back(value);
+            plan.add(d, value, false);
             d += 1;
             source += 1;
           }
@@ -152,8 +156,10 @@ Selection select_rows(const IndexPlan& plan, const char* op) {
   for (size_t j = 0; j < plan.tensors.size(); ++j) {
     const int64_t size = view.size(plan.dims[j]);
     Tensor index = plan.tensors[j].to(kInt64);
-    index = where(index < 0, index + size, index);  // negative indices count from the end
-    check_index_range(index, plan.dims[j], size, op);
+    if (!plan.from_mask[j]) {
+      index = where(index < 0, index + size, index);  // negative indices count from the end
+      check_index_range(index, plan.dims[j], size, op);
+    }
     index = index.expand(s.shape);
     s.rows = j == 0 ? index : s.rows * size + index;
   }
@@ -262,25 +268,15 @@ void index_put_impl(const Tensor& self, std::span<const TensorIndex> indices, co
 
 Tensor nonzero(const Tensor& a) {
   ACCEL_CHECK(a.defined(), "nonzero", "the tensor is undefined");
-  // Counting and listing happen on the host (the result's size depends on the values; PyTorch
+  // The result's size depends on the values: the count is read on the host (PyTorch
   // synchronizes too).
-  const Tensor flags = ne(a, 0).to(Device(kCPU)).contiguous();
-  const bool* flag = flags.data_ptr<bool>();
-  const int64_t dims = a.dim();
-  std::vector<int64_t> coordinates;
-  int64_t count = 0;
-  DimVector position(static_cast<size_t>(dims), 0);
-  for (int64_t i = 0; i < flags.numel(); ++i) {
-    if (flag[i]) {
-      count += 1;
-      coordinates.insert(coordinates.end(), position.begin(), position.end());
-    }
-    for (int64_t d = dims - 1; d >= 0; --d) {  // the next position in row-major order
-      if (++position[static_cast<size_t>(d)] < a.size(d)) break;
-      position[static_cast<size_t>(d)] = 0;
-    }
-  }
-  return tensor(coordinates).view({count, dims}).to(a.device());
+  const Tensor flags = (a.dtype() == kBool ? a : ne(a, false)).contiguous();  // false: no promotion
+  const int64_t count = flags.sum().item<int64_t>();
+  Tensor coordinates = empty({count, a.dim()}, TensorOptions(kInt64).device(a.device()));
+  backend(a.device())
+      .nonzero(flags.data_ptr<bool>(), a.sizes(), count, coordinates.data_ptr<int64_t>(),
+               current_stream(a.device()));
+  return coordinates;
 }
 
 Tensor argwhere(const Tensor& a) { return nonzero(a); }

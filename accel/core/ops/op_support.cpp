@@ -118,7 +118,12 @@ void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* o
 }
 
 void check_index_range(const Tensor& index, int64_t dim, int64_t size, const char* op) {
-  const Tensor values = index.contiguous();
+  // An expanded index (index_add's, index_copy's) holds each value once: check those only.
+  Tensor distinct = index;
+  for (int64_t d = 0; d < index.dim(); ++d) {
+    if (index.stride(d) == 0 && index.size(d) > 1) distinct = distinct.narrow(d, 0, 1);
+  }
+  const Tensor values = distinct.contiguous();
   backend(values.device())
       .check_indices(values.dtype(), values.data_ptr(), values.numel(), size, {op, dim},
                      current_stream(values.device()));

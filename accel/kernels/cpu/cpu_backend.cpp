@@ -15,6 +15,7 @@
 #include "accel/kernels/cpu/index.h"
 #include "accel/kernels/cpu/layer_norm.h"
 #include "accel/kernels/cpu/loss_scaling.h"
+#include "accel/kernels/cpu/nonzero.h"
 #include "accel/kernels/cpu/optimizer_step.h"
 #include "accel/kernels/cpu/pooling.h"
 #include "accel/kernels/cpu/random.h"
@@ -56,6 +57,7 @@ constinit const Backend kCpuBackend = {
     .check_indices = WithoutStream<&cpu::check_indices>::call,
     .gather = WithoutStream<&cpu::gather>::call,
     .scatter = WithoutStream<&cpu::scatter>::call,
+    .nonzero = WithoutStream<&cpu::nonzero>::call,
     .uniform = WithoutStream<&cpu::uniform>::call,
     .normal = WithoutStream<&cpu::normal>::call,
     .random_integers = WithoutStream<&cpu::random_integers>::call,

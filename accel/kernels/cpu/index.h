@@ -20,8 +20,8 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
 // gather and scatter trust that check_indices has passed every index against dim_size.
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
             int64_t dim_size);
-// Runs on one thread in the loop's order, so elements landing on one destination always
-// combine in the same order.
+// Elements landing on one destination always combine in the loop's order, on any thread
+// count (threads split only the columns of an index that is the same along the innermost dim).
 void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
              int64_t dim_stride, int64_t dim_size);
 

@@ -11,6 +11,7 @@
 #include "accel/kernels/cuda/im2col.h"
 #include "accel/kernels/cuda/index.h"
 #include "accel/kernels/cuda/layer_norm.h"
+#include "accel/kernels/cuda/nonzero.h"
 #include "accel/kernels/cuda/optimizer_step.h"
 #include "accel/kernels/cuda/pooling.h"
 #include "accel/kernels/cuda/random.h"
@@ -40,6 +41,7 @@ constinit const Backend kCudaBackend = {
     .check_indices = cuda::check_indices,
     .gather = cuda::gather,
     .scatter = cuda::scatter,
+    .nonzero = cuda::nonzero,
     .uniform = cuda::uniform,
     .normal = cuda::normal,
     .random_integers = cuda::random_integers,
