@@ -168,6 +168,9 @@ Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size) {
   const HW out = expand_hw(output_size, "adaptive_avg_pool2d", "output_size");
   ACCEL_CHECK(out.h > 0 && out.w > 0, "adaptive_avg_pool2d", "output_size must be positive, got {}",
               output_size);
+  // One window over the whole plane (global average pooling) is a mean, which folds the plane
+  // in vectors (PyTorch takes the same shortcut).
+  if (out.h == 1 && out.w == 1) return input.mean({-2, -1}, true);
   const int64_t in_h = input.size(-2), in_w = input.size(-1);
   const Pool2dShape s{
       input.numel() / (in_h * in_w), in_h, in_w, out.h, out.w, 0, 0, 0, 0, 0, 0, 1, 1};
