@@ -24,6 +24,7 @@
 #include "accel/kernels/common/loop.h"
 #include "accel/kernels/common/matrix_operand.h"
 #include "accel/kernels/common/optimizer_math.h"
+#include "accel/kernels/common/pad_math.h"
 #include "accel/kernels/common/philox.h"
 #include "accel/kernels/common/pool2d_shape.h"
 #include "accel/kernels/common/recurrent_cell_math.h"
@@ -116,6 +117,16 @@ struct Backend {
   void (*nonzero)(const bool* flags, IntArrayRef sizes, int64_t count, int64_t* out,
                   const Stream& stream);
 
+  // ---- padding by reflection, replication or wrapping (pad.h) ----
+  // out = in padded as `shape` says, each output element the input element math::pad_source
+  // gives along each axis (any dtype).
+  void (*pad)(ScalarType dtype, const PadShape& shape, const void* in, void* out,
+              const Stream& stream);
+  // grad_in = the sum, for each input element, of the output gradients of the elements that
+  // read it, added in increasing output order (the same bits on every device).
+  void (*pad_backward)(ScalarType dtype, const PadShape& shape, const void* grad_out, void* grad_in,
+                       const Stream& stream);
+
   // ---- random numbers (random.h): value i of a draw lands in element i (row-major) ----
   // out = from + (to - from) * U[0, 1), for a floating dtype.
   void (*uniform)(ScalarType dtype, const Loop<1>& out, const ReservePhilox& reserve, double from,
@@ -140,6 +151,10 @@ struct Backend {
   // out_type may differ from in_type (sum of int32 into int64, of bool into int64).
   void (*sum)(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,
               const Stream& stream);
+  // out[o, i] = sqrt(sum_r in[o, r, i]^2), for a floating dtype: the squares added as sum adds
+  // its terms, in its accumulate type, where the root is taken too.
+  void (*two_norm)(ScalarType type, const void* in, void* out, ReduceShape shape,
+                   const Stream& stream);
   // out[o, i] = prod_r in[o, r, i], with the types and accumulation of sum.
   void (*prod)(ScalarType out_type, ScalarType in_type, const void* in, void* out,
                ReduceShape shape, const Stream& stream);

@@ -459,6 +459,9 @@ TEST(ReduceDtypes, ReducedPrecisionAccumulatesInFloat) {
   const Tensor p = softmax(zeros({300}, kBFloat16), 0);
   EXPECT_EQ(p.dtype(), kBFloat16);
   EXPECT_NEAR(p.to(kFloat32).sum().item<double>(), 1.0, 1e-2);
+  // The 2-norm squares in float: 300^2 would overflow float16 (torch.full((4,), 300.,
+  // dtype=torch.float16).norm() is 600).
+  EXPECT_EQ(full({4}, 300, kFloat16).norm().item<double>(), 600.0);
 }
 
 TEST(ReduceDtypes, AutocastRunsSoftmaxAndSumsInFloat32) {

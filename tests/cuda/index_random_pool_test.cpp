@@ -429,6 +429,25 @@ TEST(CudaPooling, AvgAndAdaptivePoolMatchCpu) {
   expect_matches_cpu(x_cuda.grad(), x_cpu.grad(), {1e-6, 1e-6}, "adaptive [1] grad");
 }
 
+// Padding's backward gathers the readers of each input element in the CPU's order: the same
+// bits, for every mode, with crops, in float32 and bfloat16.
+TEST(CudaPad, PaddingAndItsGradientGiveCpuBits) {
+  ACCEL_REQUIRE_CUDA();
+  manual_seed(12);
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
+      {{2, 1}, {2, 3, 20}}, {{1, 3, 2, 0}, {2, 3, 9, 11}}, {{1, -1, 2, 2, 0, 1}, {2, 3, 5, 6, 7}}};
+  for (F::PadMode mode : {F::PadMode::Reflect, F::PadMode::Replicate, F::PadMode::Circular}) {
+    for (ScalarType t : {kFloat32, kBFloat16}) {
+      for (const auto& [amounts, sizes] : cases) {
+        expect_pool_matches(
+            randn(sizes).to(t),
+            [&](const Tensor& a) { return F::pad(a, F::PadFuncOptions(amounts).mode(mode)); },
+            fmt::format("mode {} {} pad {}", int(mode), to_string(t), amounts));
+      }
+    }
+  }
+}
+
 // ---- convolution (im2col + GEMM; backward col2im + GEMM) ----
 
 // cuBLAS and Eigen sum each product in different orders (TF32 stays off), so the results agree

@@ -147,6 +147,22 @@ TEST(CudaReduce, SumAndMeanMatchCpu) {
   }
 }
 
+// The 2-norm folds the squares in sum's order on both devices.
+TEST(CudaReduce, TwoNormMatchesCpu) {
+  ACCEL_REQUIRE_CUDA();
+  for (ScalarType t : kFloatTypes) {
+    for (const ReduceCase& c : kReduceCases) {
+      const Tensor x = normal(c.sizes, t, 14);
+      const Tensor magnitude = x.to(kFloat64).square().sum(c.dims).sqrt();
+      expect_gpu_matches_cpu([&](const Tensor& a) { return a.norm(2, c.dims, false); }, x,
+                             sum_tolerance(t), describe("norm " + c.name, t), magnitude);
+    }
+    const Tensor x = normal({64, 300}, t, 15);
+    expect_gradients_match([](const Tensor& a) { return a.norm(2, {1}, false); }, x, tolerance(t),
+                           describe("norm", t));
+  }
+}
+
 TEST(CudaReduce, SumOfIntegersAndBoolsIsExact) {
   ACCEL_REQUIRE_CUDA();
   for (const ReduceCase& c : kReduceCases) {

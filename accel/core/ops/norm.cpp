@@ -5,11 +5,26 @@
 #include <limits>
 
 #include "accel/core/ops/op_support.h"
+#include "accel/core/ops/reduce_plan.h"
 
 namespace accel {
 
 using autograd::GradInputs;
 using autograd::SavedTensor;
+
+namespace {
+
+// sqrt(sum(a * a)) over dims, without the squares in memory.
+Tensor two_norm(const Tensor& a, IntArrayRef dims, bool keepdim) {
+  const ReducePlan plan = plan_reduction(a, dims, keepdim, "norm");
+  Tensor out = empty(plan.out_sizes, a.options());
+  backend(a.device())
+      .two_norm(a.dtype(), plan.input.data_ptr(), out.data_ptr(), plan.shape,
+                current_stream(a.device()));
+  return out;
+}
+
+}  // namespace
 
 Tensor norm(const Tensor& a, const Scalar& p) { return norm(a, p, {}, false); }
 
@@ -27,7 +42,7 @@ Tensor norm(const Tensor& a, const Scalar& order, IntArrayRef dims, bool keepdim
   Tensor out;
   {
     NoGradGuard forward_only;
-    out = p == 2 ? sum(a * a, dims, keepdim).sqrt() : sum(abs(a).pow(p), dims, keepdim).pow(1 / p);
+    out = p == 2 ? two_norm(a, dims, keepdim) : sum(abs(a).pow(p), dims, keepdim).pow(1 / p);
   }
   if (autograd::should_record(a)) {
     // The reduced dims kept as 1, so the norm and its gradient broadcast against a.

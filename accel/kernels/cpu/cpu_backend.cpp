@@ -17,6 +17,7 @@
 #include "accel/kernels/cpu/loss_scaling.h"
 #include "accel/kernels/cpu/nonzero.h"
 #include "accel/kernels/cpu/optimizer_step.h"
+#include "accel/kernels/cpu/pad.h"
 #include "accel/kernels/cpu/pooling.h"
 #include "accel/kernels/cpu/random.h"
 #include "accel/kernels/cpu/recurrent_cell.h"
@@ -58,12 +59,15 @@ constinit const Backend kCpuBackend = {
     .gather = WithoutStream<&cpu::gather>::call,
     .scatter = WithoutStream<&cpu::scatter>::call,
     .nonzero = WithoutStream<&cpu::nonzero>::call,
+    .pad = WithoutStream<&cpu::pad>::call,
+    .pad_backward = WithoutStream<&cpu::pad_backward>::call,
     .uniform = WithoutStream<&cpu::uniform>::call,
     .normal = WithoutStream<&cpu::normal>::call,
     .random_integers = WithoutStream<&cpu::random_integers>::call,
     .bernoulli = WithoutStream<&cpu::bernoulli>::call,
     .randperm = WithoutStream<&cpu::randperm>::call,
     .sum = WithoutStream<&cpu::sum>::call,
+    .two_norm = WithoutStream<&cpu::two_norm>::call,
     .prod = WithoutStream<&cpu::prod>::call,
     .prod_backward = WithoutStream<&cpu::prod_backward>::call,
     .extremum = WithoutStream<&cpu::extremum>::call,

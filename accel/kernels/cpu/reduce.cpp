@@ -22,11 +22,20 @@ namespace accel::cpu {
 
 namespace {
 
-template <typename Op, typename Out, typename In>
-void fold(const In* in, Out* out, ReduceShape s) {
+// Each term, or total, as it is.
+struct Itself {
+  template <typename A>
+  A operator()(A v) const {
+    return v;
+  }
+};
+
+// out = finish(the fold of term(in[o, r, i]) over r with Op), in compute_t<Out>.
+template <typename Op, typename Out, typename In, typename Term = Itself, typename Finish = Itself>
+void fold(const In* in, Out* out, ReduceShape s, Term term = {}, Finish finish = {}) {
   using Acc = compute_t<Out>;
-  auto row_term = [in, &s](int64_t o) {
-    return [row = in + o * s.reduced](int64_t i) { return static_cast<Acc>(row[i]); };
+  auto row_term = [in, &s, term](int64_t o) {
+    return [row = in + o * s.reduced, term](int64_t i) { return term(static_cast<Acc>(row[i])); };
   };
   const int64_t chunks = (s.reduced + kReduceChunk - 1) / kReduceChunk;
   if (s.inner == 1 && chunks > 1 && s.outer < get_num_threads()) {
@@ -44,21 +53,23 @@ void fold(const In* in, Out* out, ReduceShape s) {
     for (int64_t o = 0; o < s.outer; ++o) {
       Acc total = Op::template identity<Acc>();
       for (int64_t c = 0; c < chunks; ++c) total = Op::apply(total, partials[o * chunks + c]);
-      out[o] = static_cast<Out>(total);
+      out[o] = static_cast<Out>(finish(total));
     }
     return;
   }
   for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
     if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
-      out[out_off] = static_cast<Out>(fold_row<Op, Acc>(s.reduced, row_term(out_off)));
+      out[out_off] = static_cast<Out>(finish(fold_row<Op, Acc>(s.reduced, row_term(out_off))));
     } else {
       Acc acc[kTileWidth];
       std::fill_n(acc, width, Op::template identity<Acc>());
       for (int64_t r = 0; r < s.reduced; ++r) {
         const In* row = in + in_off + r * s.inner;
-        for (int64_t k = 0; k < width; ++k) acc[k] = Op::apply(acc[k], static_cast<Acc>(row[k]));
+        for (int64_t k = 0; k < width; ++k) {
+          acc[k] = Op::apply(acc[k], term(static_cast<Acc>(row[k])));
+        }
       }
-      for (int64_t k = 0; k < width; ++k) out[out_off + k] = static_cast<Out>(acc[k]);
+      for (int64_t k = 0; k < width; ++k) out[out_off + k] = static_cast<Out>(finish(acc[k]));
     }
   });
 }
@@ -324,6 +335,14 @@ void sum(ScalarType out_type, ScalarType in_type, const void* in, void* out, Red
     dispatch_all(in_type, "sum", [&]<typename In>() {
       fold<Add>(static_cast<const In*>(in), static_cast<Out*>(out), shape);
     });
+  });
+}
+
+void two_norm(ScalarType type, const void* in, void* out, ReduceShape shape) {
+  dispatch_floating(type, "norm", [&]<typename T>() {
+    fold<Add>(
+        static_cast<const T*>(in), static_cast<T*>(out), shape, [](auto v) { return v * v; },
+        [](auto total) { return std::sqrt(total); });
   });
 }
 

@@ -15,6 +15,9 @@ namespace accel::cpu {
 // out[o, i] = sum_r in[o, r, i], accumulating in double for float64 and float otherwise;
 // `out_type` may differ from `in_type` (sum of int32 into int64, of bool into int64).
 void sum(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape);
+// out[o, i] = sqrt(sum_r in[o, r, i]^2) for a floating type, the squares added in sum's order
+// and accumulate type, the root taken there too.
+void two_norm(ScalarType type, const void* in, void* out, ReduceShape shape);
 // out[o, i] = prod_r in[o, r, i], with the types and accumulation of sum.
 void prod(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape);
 // grad_in[o, r, i] = grad[o, i] * d prod / d in[o, r, i]: the product of the other elements

@@ -13,6 +13,7 @@
 #include "accel/kernels/cuda/layer_norm.h"
 #include "accel/kernels/cuda/nonzero.h"
 #include "accel/kernels/cuda/optimizer_step.h"
+#include "accel/kernels/cuda/pad.h"
 #include "accel/kernels/cuda/pooling.h"
 #include "accel/kernels/cuda/random.h"
 #include "accel/kernels/cuda/recurrent_cell.h"
@@ -42,12 +43,15 @@ constinit const Backend kCudaBackend = {
     .gather = cuda::gather,
     .scatter = cuda::scatter,
     .nonzero = cuda::nonzero,
+    .pad = cuda::pad,
+    .pad_backward = cuda::pad_backward,
     .uniform = cuda::uniform,
     .normal = cuda::normal,
     .random_integers = cuda::random_integers,
     .bernoulli = cuda::bernoulli,
     .randperm = cuda::randperm,
     .sum = cuda::sum,
+    .two_norm = cuda::two_norm,
     .prod = cuda::prod,
     .prod_backward = cuda::prod_backward,
     .extremum = cuda::extremum,

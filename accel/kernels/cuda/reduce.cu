@@ -165,12 +165,30 @@ struct Product {
   }
 };
 
+template <typename A>
+struct Square {
+  template <typename In>
+  __device__ A operator()(In v, int64_t, int64_t) const {
+    return static_cast<A>(v) * static_cast<A>(v);
+  }
+};
+
 template <typename Out>
 struct CastStore {
   Out* out;
   template <typename A>
   __device__ void operator()(int64_t j, A total) const {
     out[j] = static_cast<Out>(total);
+  }
+};
+
+// The square root of each total (the 2-norm from the sum of squares).
+template <typename T>
+struct RootStore {
+  T* out;
+  template <typename A>
+  __device__ void operator()(int64_t j, A total) const {
+    out[j] = static_cast<T>(::cuda::std::sqrt(total));
   }
 };
 
@@ -392,6 +410,15 @@ struct LogSumStore {
 void sum(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,
          const Stream& stream) {
   fold_numbers<Sum>(out_type, in_type, in, out, shape, stream, "sum");
+}
+
+void two_norm(ScalarType type, const void* in, void* out, ReduceShape shape, const Stream& stream) {
+  const cudaStream_t s = launch_stream(stream);
+  dispatch_floating(type, "norm", [&]<typename T>() {
+    using A = acc_t<T>;
+    fold(static_cast<const T*>(in), shape, Sum<A>{}, Square<A>{},
+         RootStore<T>{static_cast<T*>(out)}, s, "norm");
+  });
 }
 
 void prod(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,

@@ -14,6 +14,7 @@ namespace accel::cuda {
 
 void sum(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,
          const Stream& stream);
+void two_norm(ScalarType type, const void* in, void* out, ReduceShape shape, const Stream& stream);
 void prod(ScalarType out_type, ScalarType in_type, const void* in, void* out, ReduceShape shape,
           const Stream& stream);
 void prod_backward(ScalarType type, const void* in, const void* grad, void* grad_in,

@@ -40,7 +40,7 @@ struct PadFuncOptions {
   double value_ = 0;
 };
 
-// Differentiable, on any device (built from cat, narrow and index_select).
+// Differentiable, on any device.
 Tensor pad(const Tensor& input, const PadFuncOptions& options);
 
 }  // namespace accel::nn::functional

@@ -11,17 +11,6 @@
 
 namespace accel::nn::utils {
 
-namespace {
-
-// The norm_type-norm of all elements of x (x.abs().pow(p).sum().pow(1/p); max |x| for inf).
-Tensor vector_norm(const Tensor& x, double norm_type) {
-  if (std::isinf(norm_type)) return amax(abs(x));
-  if (norm_type == 2.0) return sqrt(sum(x * x));
-  return pow(sum(pow(abs(x), norm_type)), 1.0 / norm_type);
-}
-
-}  // namespace
-
 Tensor clip_grad_norm_(TensorList parameters, double max_norm, double norm_type,
                        bool error_if_nonfinite) {
   ACCEL_CHECK(norm_type > 0 && !std::isnan(norm_type), "clip_grad_norm_",
@@ -33,10 +22,10 @@ Tensor clip_grad_norm_(TensorList parameters, double max_norm, double norm_type,
   }
   if (grads.empty()) return scalar_tensor(0.0, kFloat32);
   std::vector<Tensor> norms;
-  for (const Tensor& g : grads) norms.push_back(vector_norm(g, norm_type));
+  for (const Tensor& g : grads) norms.push_back(norm(g, norm_type));
   const ScalarType norm_dtype = norms.front().dtype();
   for (Tensor& n : norms) n = n.to(norm_dtype);
-  Tensor total_norm = vector_norm(stack(norms), norm_type);
+  Tensor total_norm = norm(stack(norms), norm_type);
   if (error_if_nonfinite) {
     const double value = total_norm.item<double>();
     ACCEL_CHECK(std::isfinite(value), "clip_grad_norm_",
