@@ -25,7 +25,8 @@ Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   }
   const TensorOptions options = TensorOptions().device(input.device());
   if (!weights.defined()) {
-    return zeros({length}, options.dtype(kInt64)).index_add(0, index, ones_like(index));
+    const Tensor one_each = ones({1}, options.dtype(kInt64)).expand(index.sizes());  // no memory
+    return zeros({length}, options.dtype(kInt64)).index_add(0, index, one_each);
   }
   ACCEL_CHECK(weights.dim() == 1 && weights.size(0) == input.size(0), op,
               "the weights must be 1-D with the input's length {}, got {}", input.size(0),

@@ -68,7 +68,8 @@ std::tuple<Tensor, Tensor, Tensor> runs_of(const Tensor& a, std::optional<int64_
     starts_run = cat({starts_run.narrow(0, 0, 1), differs});
   }
   const Tensor run_of = cumsum(starts_run, 0) - 1;
-  const Tensor firsts = ordered.index_select(0, nonzero(starts_run).reshape({-1}));
+  const Tensor run_starts = nonzero(starts_run).reshape({-1});
+  const Tensor firsts = ordered.index_select(0, run_starts);
   Tensor values;
   if (dim) {
     DimVector sizes(a.movedim(*dim, 0).sizes());
@@ -82,8 +83,9 @@ std::tuple<Tensor, Tensor, Tensor> runs_of(const Tensor& a, std::optional<int64_
     inverse = empty({items.count}, index_options).scatter(0, order, run_of);
     if (!dim) inverse = inverse.reshape(a.sizes());
   }
-  if (return_counts) {
-    counts = zeros({firsts.size(0)}, index_options).index_add(0, run_of, ones_like(run_of));
+  if (return_counts) {  // each run ends where the next starts, the last at the end
+    const Tensor bounds = cat({run_starts, full({1}, items.count, index_options)});
+    counts = bounds.narrow(0, 1, run_starts.size(0)) - run_starts;
   }
   return {values, inverse, counts};
 }

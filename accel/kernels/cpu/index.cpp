@@ -6,6 +6,7 @@
 // the caller (check_indices) before either kernel runs.
 #include "accel/kernels/cpu/index.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "accel/base/dispatch.h"
@@ -16,10 +17,17 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
                    IndexCheck check) {
   dispatch_index(index_type, check.op, [&]<typename I>() {
     const I* values = static_cast<const I*>(index);
-    // One branch-free pass (it vectorizes), then the search for the error only if one failed.
-    bool all_inside = true;
-    for (int64_t i = 0; i < n; ++i) all_inside &= values[i] >= 0 && values[i] < size;
-    if (all_inside) return;
+    // Branch-free passes over chunks (they vectorize, a negative index becoming a huge unsigned
+    // one), then the search for the first error only if one failed.
+    std::atomic<bool> outside{false};
+    parallel_for(0, n, kElementwiseGrain, [&](int64_t begin, int64_t end) {
+      bool inside = true;
+      for (int64_t i = begin; i < end; ++i) {
+        inside &= static_cast<uint64_t>(values[i]) < static_cast<uint64_t>(size);
+      }
+      if (!inside) outside.store(true, std::memory_order_relaxed);
+    });
+    if (!outside.load(std::memory_order_relaxed)) return;
     for (int64_t i = 0; i < n; ++i) {
       ACCEL_CHECK(values[i] >= 0 && values[i] < size, check.op,
                   "index {} is out of bounds for dimension {} with size {}",
@@ -70,13 +78,13 @@ void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_
 
 namespace {
 
-// The columns [first, last) of the loop's innermost dim, every outer position included.
-Loop<3> inner_columns(const Loop<3>& loop, int64_t first, int64_t last) {
-  Loop<3> columns = loop;
-  columns.sizes[0] = last - first;
-  for (int k = 0; k < 3; ++k) columns.data[k] += first * loop.strides[k][0];
-  columns.numel = loop.numel / loop.sizes[0] * (last - first);
-  return columns;
+// The part of the loop whose coordinate along dim d lies in [first, last).
+Loop<3> along_dim(const Loop<3>& loop, int d, int64_t first, int64_t last) {
+  Loop<3> part = loop;
+  part.sizes[d] = last - first;
+  for (int k = 0; k < 3; ++k) part.data[k] += first * loop.strides[k][d];
+  part.numel = loop.numel / loop.sizes[d] * (last - first);
+  return part;
 }
 
 }  // namespace
@@ -109,21 +117,22 @@ void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, co
           }
         };
         if (loop.numel == 0) return;
-        // Elements landing on one destination combine in the loop's order. Where the index is
-        // the same along the innermost dim and self is not, that dim's columns land on
-        // different destinations, so threads may take a block of columns each, every one
-        // walking the outer dims in order. Otherwise one thread walks the whole loop.
-        const int64_t columns = loop.inner_size();
-        if (loop.inner_stride(2) == 0 && loop.inner_stride(0) != 0 && columns > 1) {
-          const int64_t rows = loop.numel / columns;
-          const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / rows);
-          parallel_for(0, columns, grain, [&](int64_t first, int64_t last) {
-            const Loop<3> block = inner_columns(loop, first, last);
-            run_range(block, 0, block.numel, inner);
-          });
-        } else {
+        // Elements land on one destination only if they differ in nothing but their position
+        // along the indexed dim, where self's stride is 0. Threads may therefore take a block
+        // each along a dim where self's stride is not 0 (the innermost such), each walking its
+        // block in the loop's order: every destination's elements still combine in that order.
+        int split = 0;
+        while (split < loop.ndim && loop.strides[0][split] == 0) ++split;
+        if (split == loop.ndim) {
           run_range(loop, 0, loop.numel, inner);
+          return;
         }
+        const int64_t per_position = loop.numel / loop.sizes[split];
+        parallel_for(0, loop.sizes[split], std::max<int64_t>(1, kElementwiseGrain / per_position),
+                     [&](int64_t first, int64_t last) {
+                       const Loop<3> block = along_dim(loop, split, first, last);
+                       run_range(block, 0, block.numel, inner);
+                     });
       });
     });
   });

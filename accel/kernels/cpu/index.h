@@ -21,7 +21,7 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
             int64_t dim_size);
 // Elements landing on one destination always combine in the loop's order, on any thread
-// count (threads split only the columns of an index that is the same along the innermost dim).
+// count (threads split the loop only along a dim where self's stride is not 0).
 void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
              int64_t dim_stride, int64_t dim_size);
 
