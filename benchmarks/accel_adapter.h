@@ -32,6 +32,16 @@ struct Accel {
   static accel::Tensor matmul(const accel::Tensor& a, const accel::Tensor& b) {
     return accel::matmul(a, b);
   }
+  static accel::Tensor embedding(const accel::Tensor& indices, const accel::Tensor& table) {
+    return accel::F::embedding(indices, table);
+  }
+  static accel::Tensor reflect_pad(const accel::Tensor& x, int64_t amount) {
+    return accel::F::pad(x, accel::F::PadFuncOptions({amount, amount, amount, amount})
+                                .mode(accel::F::PadMode::Reflect));
+  }
+  static accel::Tensor global_avg_pool(const accel::Tensor& x) {
+    return accel::adaptive_avg_pool2d(x, {1, 1});
+  }
   static auto unique(const accel::Tensor& x) { return accel::unique(x, true, true, true); }
   static accel::Tensor searchsorted(const accel::Tensor& sorted, const accel::Tensor& values) {
     return accel::searchsorted(sorted, values);

@@ -32,6 +32,17 @@ struct LibTorch {
   static torch::Tensor matmul(const torch::Tensor& a, const torch::Tensor& b) {
     return torch::matmul(a, b);
   }
+  static torch::Tensor embedding(const torch::Tensor& indices, const torch::Tensor& table) {
+    return torch::nn::functional::embedding(indices, table);
+  }
+  static torch::Tensor reflect_pad(const torch::Tensor& x, int64_t amount) {
+    return torch::nn::functional::pad(
+        x, torch::nn::functional::PadFuncOptions({amount, amount, amount, amount})
+               .mode(torch::kReflect));
+  }
+  static torch::Tensor global_avg_pool(const torch::Tensor& x) {
+    return torch::adaptive_avg_pool2d(x, {1, 1});
+  }
   static auto unique(const torch::Tensor& x) { return torch::_unique2(x, true, true, true); }
   static torch::Tensor searchsorted(const torch::Tensor& sorted, const torch::Tensor& values) {
     return torch::searchsorted(sorted, values);

@@ -4,8 +4,9 @@
 // GFLOP/s, the bandwidth of a large element-wise add and of a transposed copy, activations built
 // on exp, tanh and erf, a Linear layer's forward + backward, normalization and loss layers, a
 // small CNN's training step, an LSTM and multi-head attention, topk, cumsum, sort, unique,
-// searchsorted, grid_sample and the linear-algebra factorizations). No accel, Eigen or Torch
-// headers here: the adapters live in accel_workloads.cpp and torch_workloads.cpp.
+// searchsorted, grid_sample, indexing and padding ops and the linear-algebra factorizations). No
+// accel, Eigen or Torch headers here: the adapters live in accel_workloads.cpp and
+// torch_workloads.cpp.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -174,6 +175,40 @@ inline constexpr LinalgShape kBatchedInvShape = {"linalg.inv[4096 of 4x4]", 4096
 // the grid (images/s).
 inline constexpr const char* kGridSample = "grid_sample[16x16x64x64] fwd+bwd";
 inline constexpr int64_t kGridSampleBatch = 16;
+
+// Indexing and layer ops of a model's data path, one call each on float32 (rates count the
+// elements of the main input): a boolean mask's selection, rows picked and added by index (an
+// embedding's lookup and its gradient), gathers and scatters along rows, reflection padding of
+// a CNN's activations, a tensor's 2-norm (gradient clipping), global average pooling and a
+// histogram of labels.
+enum class IndexingOp {
+  MaskedSelect,
+  IndexSelect,
+  IndexAdd,
+  EmbeddingBackward,
+  Gather,
+  ScatterAdd,
+  ReflectPad,
+  Norm,
+  GlobalAvgPool,
+  Bincount
+};
+struct IndexingShape {
+  const char* name;
+  IndexingOp op;
+};
+inline constexpr IndexingShape kIndexingOps[] = {
+    {"masked_select[1024x1024]", IndexingOp::MaskedSelect},
+    {"index_select[1024x1024, 4096 rows]", IndexingOp::IndexSelect},
+    {"index_add[1024x1024, 1024 rows]", IndexingOp::IndexAdd},
+    {"embedding[10000x256, 64x128] bwd", IndexingOp::EmbeddingBackward},
+    {"gather[1024x1024] along rows", IndexingOp::Gather},
+    {"scatter_add[1024x1024] along rows", IndexingOp::ScatterAdd},
+    {"pad reflect[32x64x32x32, 1]", IndexingOp::ReflectPad},
+    {"norm[1M]", IndexingOp::Norm},
+    {"adaptive_avg_pool2d[32x64x32x32 -> 1]", IndexingOp::GlobalAvgPool},
+    {"bincount[1M of 1000 values]", IndexingOp::Bincount},
+};
 
 // Implementation labels: the second part of each benchmark name, "<workload>/<impl>".
 inline constexpr const char* kAccel = "accel";
@@ -539,6 +574,60 @@ void grid_sample_forward_backward(benchmark::State& state) {
   set_rate(state, kSamplesCounter, static_cast<double>(n));
 }
 
+template <typename Lib>
+void indexing_op(benchmark::State& state, IndexingShape shape) {
+  Lib::set_num_threads(static_cast<int>(state.range(0)));
+  const auto x = Lib::randn({1024, 1024});
+  const auto mask = x > 0.5;
+  const auto rows = Lib::randint(1024, 4096);
+  const auto positions = Lib::randint(1024, 1024 * 1024).view({1024, 1024});
+  const auto images = Lib::randn({32, 64, 32, 32});
+  auto table = Lib::randn({10000, 256}).requires_grad_(true);
+  const auto tokens = Lib::randint(10000, 64 * 128).view({64, 128});
+  const auto labels = Lib::randint(1000, 1024 * 1024);
+  int64_t elements = x.numel();
+  for (auto _ : state) {
+    switch (shape.op) {
+      case IndexingOp::MaskedSelect:
+        benchmark::DoNotOptimize(x.masked_select(mask).data_ptr());
+        break;
+      case IndexingOp::IndexSelect:
+        benchmark::DoNotOptimize(x.index_select(0, rows).data_ptr());
+        break;
+      case IndexingOp::IndexAdd:
+        benchmark::DoNotOptimize(x.index_add(0, rows.narrow(0, 0, 1024), x).data_ptr());
+        break;
+      case IndexingOp::EmbeddingBackward:
+        table.mutable_grad() = decltype(table)();
+        Lib::embedding(tokens, table).sum().backward();
+        benchmark::DoNotOptimize(table.grad().data_ptr());
+        elements = tokens.numel() * 256;
+        break;
+      case IndexingOp::Gather:
+        benchmark::DoNotOptimize(x.gather(1, positions).data_ptr());
+        break;
+      case IndexingOp::ScatterAdd:
+        benchmark::DoNotOptimize(x.scatter_add(1, positions, x).data_ptr());
+        break;
+      case IndexingOp::ReflectPad:
+        benchmark::DoNotOptimize(Lib::reflect_pad(images, 1).data_ptr());
+        elements = images.numel();
+        break;
+      case IndexingOp::Norm:
+        benchmark::DoNotOptimize(x.norm().data_ptr());
+        break;
+      case IndexingOp::GlobalAvgPool:
+        benchmark::DoNotOptimize(Lib::global_avg_pool(images).data_ptr());
+        elements = images.numel();
+        break;
+      case IndexingOp::Bincount:
+        benchmark::DoNotOptimize(labels.bincount().data_ptr());
+        break;
+    }
+  }
+  set_rate(state, kSamplesCounter, static_cast<double>(elements));
+}
+
 // What each factorization benchmark runs on a (a well-conditioned, symmetric positive-definite
 // matrix or batch of them, so every op accepts it).
 enum class Factorization { kSolve, kCholesky, kQr, kEigh, kSvd, kInv };
@@ -644,6 +733,9 @@ void register_workloads(const char* impl) {
   add_benchmark(kUnique, impl, Clock::WallWhenThreaded, unique_values<Lib>);
   add_benchmark(kSearchsorted, impl, Clock::WallWhenThreaded, searchsorted_values<Lib>);
   add_benchmark(kGridSample, impl, Clock::WallWhenThreaded, grid_sample_forward_backward<Lib>);
+  for (const IndexingShape& shape : kIndexingOps) {
+    add_benchmark(shape.name, impl, Clock::WallWhenThreaded, indexing_op<Lib>, shape);
+  }
   const std::pair<LinalgShape, Factorization> factorizations[] = {
       {kSolveShape, Factorization::kSolve}, {kCholeskyShape, Factorization::kCholesky},
       {kQrShape, Factorization::kQr},       {kEighShape, Factorization::kEigh},

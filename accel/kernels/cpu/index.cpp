@@ -96,24 +96,38 @@ void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, co
     dispatch_all(dtype, name, [&]<typename T>() {
       dispatch_index(index_type, name, [&]<typename I>() {
         using A = acc_t<T>;
+        const auto combine = [](T& dst, T src) {
+          dst = static_cast<T>(math::scatter_combine<Op>(static_cast<A>(dst), static_cast<A>(src)));
+        };
         auto inner = [&](const std::array<char*, 3>& ptrs, const std::array<int64_t, 3>& strides,
                          int64_t n) {
           if (strides[2] == 0) {  // one index for the run: one destination row
             char* row = ptrs[0] + *reinterpret_cast<const I*>(ptrs[2]) * dim_stride;
+            if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {  // rows added whole
+              T* to = reinterpret_cast<T*>(row);
+              const T* from = reinterpret_cast<const T*>(ptrs[1]);
+              for (int64_t i = 0; i < n; ++i) combine(to[i], from[i]);
+              return;
+            }
             for (int64_t i = 0; i < n; ++i) {
-              T* dst = reinterpret_cast<T*>(row + i * strides[0]);
-              const T src = *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]);
-              *dst = static_cast<T>(
-                  math::scatter_combine<Op>(static_cast<A>(*dst), static_cast<A>(src)));
+              combine(*reinterpret_cast<T*>(row + i * strides[0]),
+                      *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]));
+            }
+            return;
+          }
+          if (strides[0] == 0 && strides[1] == sizeof(T) && strides[2] == sizeof(I)) {
+            // Contiguous positions into one row of self (scatter along the last dim).
+            const T* from = reinterpret_cast<const T*>(ptrs[1]);
+            const I* at = reinterpret_cast<const I*>(ptrs[2]);
+            for (int64_t i = 0; i < n; ++i) {
+              combine(*reinterpret_cast<T*>(ptrs[0] + at[i] * dim_stride), from[i]);
             }
             return;
           }
           for (int64_t i = 0; i < n; ++i) {
             const int64_t at = *reinterpret_cast<const I*>(ptrs[2] + i * strides[2]);
-            T* dst = reinterpret_cast<T*>(ptrs[0] + i * strides[0] + at * dim_stride);
-            const T src = *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]);
-            *dst = static_cast<T>(
-                math::scatter_combine<Op>(static_cast<A>(*dst), static_cast<A>(src)));
+            combine(*reinterpret_cast<T*>(ptrs[0] + i * strides[0] + at * dim_stride),
+                    *reinterpret_cast<const T*>(ptrs[1] + i * strides[1]));
           }
         };
         if (loop.numel == 0) return;
@@ -127,8 +141,10 @@ void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, co
           run_range(loop, 0, loop.numel, inner);
           return;
         }
-        const int64_t per_position = loop.numel / loop.sizes[split];
-        parallel_for(0, loop.sizes[split], std::max<int64_t>(1, kElementwiseGrain / per_position),
+        // A block per thread: narrower blocks of the innermost dim would cut its rows short.
+        const int64_t positions = loop.sizes[split];
+        const int64_t threads = loop.numel < kElementwiseGrain ? 1 : get_num_threads();
+        parallel_for(0, positions, (positions + threads - 1) / threads,
                      [&](int64_t first, int64_t last) {
                        const Loop<3> block = along_dim(loop, split, first, last);
                        run_range(block, 0, block.numel, inner);
