@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   const Tensor table = randn({10000, 256});
   const Tensor tokens = randint(0, 10000, {64, 128});
   const Tensor labels = randint(0, 1000, {1 << 20});
-  const auto bilinear = F::InterpolateFuncOptions().scale_factor({2.0, 2.0}).mode(
-      F::InterpolateMode::Bilinear);
+  const auto bilinear =
+      F::InterpolateFuncOptions().scale_factor({2.0, 2.0}).mode(F::InterpolateMode::Bilinear);
   const auto reflect = F::PadFuncOptions({1, 1, 1, 1}).mode(F::PadMode::Reflect);
   std::printf("op  median us per call, %d threads\n", get_num_threads());
   time_op("sum", [&] { (void)x.sum(); });
