@@ -6,6 +6,7 @@
 
 #include "support/expect_error.h"
 #include "support/op_harness.h"
+#include "support/thread_count.h"
 
 namespace accel {
 namespace {
@@ -106,6 +107,22 @@ TEST(Bincount, DtypesAndLengths) {
   expect_values(bincount(x, tensor({1, 2, 3, 4})), tensor({1.0, 5.0, 0.0, 4.0}));
   expect_values(bincount(x, tensor({1.f, 2.f, 3.f, 4.f}).to(kBFloat16)),
                 tensor({1.0, 5.0, 0.0, 4.0}));
+}
+
+// Long inputs into few bins count on every thread, each into its own copy of the bins.
+TEST(Bincount, LongInputsCountTheSameOnAnyThreadCount) {
+  manual_seed(9);
+  const Tensor labels = randint(0, 50, {200000});
+  std::vector<int64_t> expected(50, 0);
+  for (int64_t i = 0; i < labels.numel(); ++i) expected[labels.data_ptr<int64_t>()[i]] += 1;
+  for (int threads : {1, 4}) {
+    testing::ThreadCount scope(threads);
+    EXPECT_TRUE(labels.bincount().equal(tensor(expected))) << threads << " threads";
+    EXPECT_TRUE(zeros({50}, kInt32)
+                    .index_add(0, labels, ones({200000}, kInt32))
+                    .equal(tensor(expected).to(kInt32)))
+        << threads << " threads";
+  }
 }
 
 TEST(Bincount, Errors) {

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "accel/base/dispatch.h"
 
@@ -87,10 +89,42 @@ Loop<3> along_dim(const Loop<3>& loop, int d, int64_t first, int64_t last) {
   return part;
 }
 
+// Integer sums into a 1-D self that is small beside the number of elements (bincount's
+// histogram): each thread adds its share of the elements into a zeroed copy of self, and the
+// copies are then added into self. Integer addition (wrapping) gives the same result in any
+// order. Returns false, doing nothing, where the loop is not of that shape.
+template <typename T, typename Inner>
+bool add_integers_in_parts(const Loop<3>& loop, int64_t dim_stride, int64_t dim_size,
+                           Inner& inner) {
+  const int64_t threads = get_num_threads();
+  if (loop.ndim != 1 || dim_stride != sizeof(T) || threads == 1 || loop.numel < kElementwiseGrain ||
+      dim_size * threads * 4 > loop.numel) {
+    return false;
+  }
+  std::vector<std::vector<T>> parts(static_cast<size_t>(threads));
+  parallel_for(0, threads, 1, [&](int64_t first, int64_t last) {
+    for (int64_t part = first; part < last; ++part) {
+      std::vector<T>& counts = parts[static_cast<size_t>(part)];
+      counts.assign(static_cast<size_t>(dim_size), T(0));
+      Loop<3> into_part = loop;
+      into_part.data[0] = reinterpret_cast<char*>(counts.data());
+      run_range(into_part, loop.numel * part / threads, loop.numel * (part + 1) / threads, inner);
+    }
+  });
+  T* self = reinterpret_cast<T*>(loop.data[0]);
+  for (const std::vector<T>& counts : parts) {
+    for (int64_t j = 0; j < dim_size; ++j) {
+      self[j] = static_cast<T>(
+          math::scatter_combine<math::ScatterReduce::Sum>(self[j], counts[static_cast<size_t>(j)]));
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
-             int64_t dim_stride, int64_t /*dim_size: checked by check_indices*/) {
+             int64_t dim_stride, int64_t dim_size) {
   const char* name = math::scatter_name(op);
   math::visit(op, [&]<math::ScatterReduce Op>() {
     dispatch_all(dtype, name, [&]<typename T>() {
@@ -138,6 +172,10 @@ void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, co
         int split = 0;
         while (split < loop.ndim && loop.strides[0][split] == 0) ++split;
         if (split == loop.ndim) {
+          if constexpr (Op == math::ScatterReduce::Sum && std::is_integral_v<T> &&
+                        !std::is_same_v<T, bool>) {
+            if (add_integers_in_parts<T>(loop, dim_stride, dim_size, inner)) return;
+          }
           run_range(loop, 0, loop.numel, inner);
           return;
         }

@@ -21,7 +21,8 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
             int64_t dim_size);
 // Elements landing on one destination always combine in the loop's order, on any thread
-// count (threads split the loop only along a dim where self's stride is not 0).
+// count (threads split the loop only along a dim where self's stride is not 0), or, for
+// integer sums, in an order that cannot change the result.
 void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
              int64_t dim_stride, int64_t dim_size);
 

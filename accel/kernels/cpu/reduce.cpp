@@ -255,10 +255,10 @@ void softmax_typed(const T* in, T* out, ReduceShape s) {
     T* y = out + off;
     const int64_t n = s.reduced;
     if constexpr (is_plain_row_v<T, decltype(width)>) {
-      // y holds the exps while they are summed.
+      // The exps are written to y as they are summed (each term is taken once).
       const C m = fold_row<Extreme<true>, C>(n, [x](int64_t i) { return x[i]; });
-      for (int64_t i = 0; i < n; ++i) y[i] = exp_shifted(x[i] - m);
-      const C total = fold_row<Add, C>(n, [y](int64_t i) { return y[i]; });
+      const C total =
+          fold_row<Add, C>(n, [x, y, m](int64_t i) { return y[i] = exp_shifted(x[i] - m); });
       if constexpr (Log) {
         const C log_total = std::log(total);
         for (int64_t i = 0; i < n; ++i) y[i] = x[i] - m - log_total;
