@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -38,20 +39,38 @@ StridedMatrix<T> transposed(const T* data, int64_t rows, int64_t cols) {
   return {data, cols, rows, 1, cols};
 }
 
-// The size of the columns buffer multiply_unfolded needs: none where it packs from the image.
-int64_t columns_needed(const ConvGeometry& g) {
-  return rows_read_contiguously(g) ? 0 : ImageProduct(g).depth * ImageProduct(g).positions;
-}
-
-// A thread's working buffers: an image's columns (left uninitialized: every use overwrites
-// them whole) and the packed operands of its products.
+// A thread's working buffers: the image unfolding itself where the geometry allows, an image's
+// columns (left uninitialized: every use overwrites them whole) where products need them as a
+// matrix, and the packed operands of its products.
 template <typename T>
 struct Scratch {
+  std::optional<UnfoldedImage<T>> unfolded;
   std::unique_ptr<T[]> columns;
   PanelBuffer<T> right;
   LeftOperand<T> left;
-  explicit Scratch(int64_t column_size)
-      : columns(std::make_unique_for_overwrite<T[]>(static_cast<size_t>(column_size))) {}
+
+  // For images of geometry g; with as_matrix, their columns are always wanted as a matrix.
+  Scratch(const ConvGeometry& g, bool as_matrix) {
+    const ImageProduct s(g);
+    int64_t column_size = s.depth * s.positions;
+    if (rows_read_contiguously(g)) {
+      unfolded.emplace(g);
+      column_size = as_matrix ? s.depth * unfolded->row_stride() : 0;
+    }
+    columns = std::make_unique_for_overwrite<T[]>(static_cast<size_t>(column_size));
+  }
+
+  // The image's columns written into the columns buffer, as a matrix.
+  StridedMatrix<T> columns_of(const ConvGeometry& g, const T* image) {
+    const ImageProduct s(g);
+    if (unfolded) {
+      unfolded->set_image(image);
+      unfolded->unfold(columns.get());
+      return {columns.get(), s.depth, s.positions, unfolded->row_stride(), 1};
+    }
+    im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image, columns.get());
+    return row_major(columns.get(), s.depth, s.positions);
+  }
 };
 
 // out (row stride: the output positions) = weights · the image's im2col columns, packed
@@ -59,21 +78,20 @@ struct Scratch {
 template <typename T>
 void multiply_unfolded(const LeftOperand<T>& weights, const ConvGeometry& g, const T* image, T* out,
                        Scratch<T>& scratch) {
-  const ImageProduct s(g);
-  if (rows_read_contiguously(g)) {
-    packed_gemm(weights, UnfoldedImage<T>(g, image), out, s.positions, false, scratch.right);
+  const int64_t positions = ImageProduct(g).positions;
+  if (scratch.unfolded) {
+    scratch.unfolded->set_image(image);
+    packed_gemm(weights, scratch.unfolded->columns(), out, positions, false, scratch.right);
     return;
   }
-  im2col(std::is_same_v<T, float> ? kFloat32 : kFloat64, g, 1, image, scratch.columns.get());
-  packed_gemm(weights, row_major(scratch.columns.get(), s.depth, s.positions), out, s.positions,
-              false, scratch.right);
+  packed_gemm(weights, scratch.columns_of(g, image), out, positions, false, scratch.right);
 }
 
-// Calls f(image, scratch) for every image, threads taking whole images.
+// Calls f(image, scratch) for every image of geometry g, threads taking whole images.
 template <typename T, typename F>
-void for_each_image(int64_t column_size, int64_t batch, F&& f) {
+void for_each_image(const ConvGeometry& g, int64_t batch, F&& f) {
   parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
-    Scratch<T> scratch(column_size);
+    Scratch<T> scratch(g, false);
     for (int64_t n = begin; n < end; ++n) f(n, scratch);
   });
 }
@@ -127,7 +145,7 @@ void conv2d(ScalarType dtype, const ConvGeometry& g, int64_t batch, int64_t out_
   dispatch_float_or_double(dtype, "conv2d", [&]<typename T>() {
     const ImageProduct s(g);
     const LeftOperand<T> weights(row_major(static_cast<const T*>(weight), out_channels, s.depth));
-    for_each_image<T>(columns_needed(g), batch, [&](int64_t n, Scratch<T>& scratch) {
+    for_each_image<T>(g, batch, [&](int64_t n, Scratch<T>& scratch) {
       T* o = static_cast<T*>(out) + n * out_channels * s.positions;
       multiply_unfolded(weights, g, static_cast<const T*>(images) + n * s.image_size, o, scratch);
       if (bias == nullptr) return;
@@ -154,13 +172,13 @@ void conv2d_input_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch, i
       const int64_t taps = g.kernel_h * g.kernel_w;
       const LeftOperand<T> weights(row_major(
           flipped_weights(w, out_channels, g.channels, taps).data(), g.channels, ts.depth));
-      for_each_image<T>(columns_needed(t), batch, [&](int64_t n, Scratch<T>& scratch) {
+      for_each_image<T>(t, batch, [&](int64_t n, Scratch<T>& scratch) {
         multiply_unfolded(weights, t, grad_image(n), grad_out + n * s.image_size, scratch);
       });
       return;
     }
     const LeftOperand<T> weights(transposed(w, out_channels, s.depth));
-    for_each_image<T>(s.depth * s.positions, batch, [&](int64_t n, Scratch<T>& scratch) {
+    for_each_image<T>(g, batch, [&](int64_t n, Scratch<T>& scratch) {
       packed_gemm(weights, row_major(grad_image(n), out_channels, s.positions),
                   scratch.columns.get(), s.positions, false, scratch.right);
       col2im(dtype, g, 1, scratch.columns.get(), grad_out + n * s.image_size);
@@ -179,13 +197,17 @@ void conv2d_weight_grad(ScalarType dtype, const ConvGeometry& g, int64_t batch,
     // that the product's rows are the many (channel, tap) pairs rather than few output channels.
     std::vector<T> sums(static_cast<size_t>(runs * weight_size), T(0));
     parallel_for(0, runs, 1, [&](int64_t first_run, int64_t end_run) {
-      Scratch<T> scratch(s.depth * s.positions);
+      Scratch<T> scratch(g, true);
       for (int64_t run = first_run; run < end_run; ++run) {
         T* sum = sums.data() + run * weight_size;
         for (int64_t n = batch * run / runs; n < batch * (run + 1) / runs; ++n) {
-          im2col(dtype, g, 1, static_cast<const T*>(images) + n * s.image_size,
-                 scratch.columns.get());
-          scratch.left.pack(row_major<T>(scratch.columns.get(), s.depth, s.positions));
+          const StridedMatrix<T> columns =
+              scratch.columns_of(g, static_cast<const T*>(images) + n * s.image_size);
+          // (The columns are the left operand; the output channels the right one's columns.)
+          if (out_channels <= kMaxInPlaceLeftColumns<T>)
+            scratch.left.read_in_place(columns);
+          else
+            scratch.left.pack(columns);
           const T* grad_image = static_cast<const T*>(grad) + n * out_channels * s.positions;
           packed_gemm(scratch.left, transposed(grad_image, out_channels, s.positions), sum,
                       out_channels, true, scratch.right);

@@ -142,11 +142,6 @@ auto row_dot_block(const Problem& p, Layout la, Layout lb) {
 // Row and column blocks of packed_gemm's calls: a's packed rows (kPackedRows x k) and one
 // depth block of b's packed columns (at most 128 x kPackedCols) stay in the L2 cache.
 constexpr int64_t kPackedRows = 256, kPackedCols = 512;
-// A left operand with unit-stride rows is read in place rather than packed when few column
-// panels reread it: packing costs a pass over it, which [64,3136]·[3136,128] (four panels) did
-// not earn back; [1024,1024]·[1024,1024] (rows 4 KB apart, 32 panels) ran faster packed.
-template <typename T>
-constexpr int64_t kMaxInPlaceLeftCols = 4 * kRightPanelWidth<T>;
 // Fewer rows than a packed panel holds go to Eigen.
 constexpr int64_t kMinPackedRows = 8;
 // Whether x · Wᵀ (m rows, depth k) goes through packed_gemm, W transposed into panels, rather
@@ -187,7 +182,7 @@ auto packed_block(const Problem& p, Layout la, Layout lb) {
     PackingScratch<T>& scratch = packing_scratch<T>();
     for (int64_t r = r0; r < r0 + rows; r += kPackedRows) {
       const int64_t block_rows = std::min(kPackedRows, r0 + rows - r);
-      if (sa.col == 1 && p.n <= kMaxInPlaceLeftCols<T>)
+      if (sa.col == 1 && p.n <= kMaxInPlaceLeftColumns<T>)
         scratch.left.read_in_place({a + r * sa.row, block_rows, p.k, sa.row, sa.col});
       else
         scratch.left.pack({a + r * sa.row, block_rows, p.k, sa.row, sa.col});

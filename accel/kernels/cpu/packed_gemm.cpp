@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "accel/base/error.h"
 #include "accel/kernels/cpu/simd_vector.h"
@@ -44,17 +45,59 @@ constexpr int64_t kPrefetchSteps = 16;
 // panel's rows into the L2 cache for the next column's first tile ([64,288]·[288,12544]: +9%).
 constexpr int64_t kPageBytes = 4096;
 
+// A right panel where a tile reads it: row d at data + d * stride (a packed panel, or a panel
+// of a matrix in memory).
+template <typename T>
+struct RowsInMemory {
+  const T* data;
+  int64_t stride;
+  Vector<T> row(int64_t d, int64_t v) const { return load(data + d * stride + v * kLanes<T>); }
+  // For a first tile reading an operand's panel in place: the rows kPrefetchSteps ahead, and
+  // the next panel's row where rows lie pages apart.
+  void prefetch(int64_t d, int64_t depth, int64_t width) const {
+    if (d + kPrefetchSteps < depth) {
+      __builtin_prefetch(data + (d + kPrefetchSteps) * stride);
+      __builtin_prefetch(data + (d + kPrefetchSteps) * stride + width - 1);
+    }
+    if (stride * int64_t(sizeof(T)) >= kPageBytes) {
+      __builtin_prefetch(data + d * stride + width, 0, 2);
+      __builtin_prefetch(data + d * stride + 2 * width - 1, 0, 2);
+    }
+  }
+};
+
+// A right panel of masked rows (MaskedRows from row `rows` on), starting at vector first_vector.
+template <typename T>
+struct MaskedPanel {
+  const T* base;
+  const MaskedRow* rows;
+  const simd::LaneMask<T>* kept;
+  int64_t first_vector;
+  Vector<T> row(int64_t d, int64_t v) const {
+    const MaskedRow& r = rows[d];
+    return simd::keep_lanes<T>(load(base + r.source + (first_vector + v) * kLanes<T>),
+                               kept[r.kept + first_vector + v]);
+  }
+  // Rows kPrefetchSteps ahead: rows jump between shifts and planes, a pattern the hardware
+  // prefetchers do not follow.
+  void prefetch(int64_t d, int64_t depth, int64_t width) const {
+    if (d + kPrefetchSteps >= depth) return;
+    const T* ahead = base + rows[d + kPrefetchSteps].source + first_vector * kLanes<T>;
+    __builtin_prefetch(ahead);
+    __builtin_prefetch(ahead + width - 1);
+  }
+};
+
 // out tile (rows x cols of it valid) = or += the product of one left panel (packed [depth][8],
 // or with LeftInPlace eight rows read where they lie, a last partial panel repeating its last
-// row) and one right panel ([depth][Vectors vectors], row d at right + d * right_stride),
-// accumulated in registers over the whole depth. With CopiesRight, the right panel is read where
-// it lies in the operand and each row is also stored, packed, at right_copy: the first row panel
-// packs the right one for the others while it computes, instead of a copying pass before them.
-// With prefetch_out, the tile asks for its output rows before it works, not when it ends.
-template <typename T, int64_t Vectors, bool CopiesRight, bool LeftInPlace>
-void multiply_tile(int64_t depth, LeftPanel<T> left, const T* right, int64_t right_stride,
-                   T* right_copy, T* out, int64_t out_stride, int64_t rows, int64_t cols, bool add,
-                   bool prefetch_out) {
+// row) and one right panel of Vectors vectors, accumulated in registers over the whole depth.
+// With CopiesRight, the right panel is read where it lies in the operand and each row is also
+// stored, packed, at right_copy: the first row panel packs the right one for the others while it
+// computes, instead of a copying pass before them. With prefetch_out, the tile asks for its
+// output rows before it works, not when it ends.
+template <typename T, int64_t Vectors, bool CopiesRight, bool LeftInPlace, typename Right>
+void multiply_tile(int64_t depth, LeftPanel<T> left, Right right, T* right_copy, T* out,
+                   int64_t out_stride, int64_t rows, int64_t cols, bool add, bool prefetch_out) {
   constexpr int64_t L = kLanes<T>, width = Vectors * L;
   Vector<T> sum[kPanelRows][Vectors] = {};
   const T* left_rows[kPanelRows];
@@ -67,19 +110,11 @@ void multiply_tile(int64_t depth, LeftPanel<T> left, const T* right, int64_t rig
       for (int64_t v = 0; v < Vectors; ++v) __builtin_prefetch(out + r * out_stride + v * L, 1);
     }
   }
-  const bool rows_pages_apart = right_stride * int64_t(sizeof(T)) >= kPageBytes;
   for (int64_t d = 0; d < depth; ++d) {
     Vector<T> b[Vectors];
-    for (int64_t v = 0; v < Vectors; ++v) b[v] = load(right + d * right_stride + v * L);
+    for (int64_t v = 0; v < Vectors; ++v) b[v] = right.row(d, v);
     if constexpr (CopiesRight) {
-      if (d + kPrefetchSteps < depth) {
-        __builtin_prefetch(right + (d + kPrefetchSteps) * right_stride);
-        __builtin_prefetch(right + (d + kPrefetchSteps) * right_stride + width - 1);
-      }
-      if (rows_pages_apart) {
-        __builtin_prefetch(right + d * right_stride + width, 0, 2);
-        __builtin_prefetch(right + d * right_stride + 2 * width - 1, 0, 2);
-      }
+      right.prefetch(d, depth, width);
       for (int64_t v = 0; v < Vectors; ++v) store(right_copy + d * width + v * L, b[v]);
     }
 #pragma GCC unroll 8
@@ -151,19 +186,6 @@ void pack_right(const StridedMatrix<T>& b, int64_t begin, int64_t depth, T* pack
     }
   }
 }
-
-// A matrix in memory as a right operand.
-template <typename T>
-class StridedRight final : public RightOperand<T> {
- public:
-  explicit StridedRight(const StridedMatrix<T>& b) : RightOperand<T>(b.rows, b.cols), b_(b) {}
-  void pack(int64_t begin, int64_t depth, T* packed) const override {
-    pack_right(b_, begin, depth, packed);
-  }
-
- private:
-  StridedMatrix<T> b_;
-};
 
 }  // namespace
 
@@ -240,17 +262,24 @@ LeftPanel<T> LeftOperand<T>::panel(int64_t depth_begin, int64_t block_depth, int
 
 namespace {
 
-// The tile for a left operand read in place or packed.
-template <typename T, int64_t Vectors, bool CopiesRight>
-auto tile_for(const LeftOperand<T>& a) {
-  return a.in_place() ? &multiply_tile<T, Vectors, CopiesRight, true>
-                      : &multiply_tile<T, Vectors, CopiesRight, false>;
+// The tile of `vectors` vectors for a first right panel of type Right, copying it or not, and a
+// left operand read in place or packed.
+template <typename T, typename Right>
+auto tile_for(const LeftOperand<T>& a, int64_t vectors, bool copies) {
+  using Tile = decltype(&multiply_tile<T, 1, false, false, Right>);
+  static constexpr Tile kTiles[2][2][2] = {
+      // [vectors - 1][copies][left in place]
+      {{&multiply_tile<T, 1, false, false, Right>, &multiply_tile<T, 1, false, true, Right>},
+       {&multiply_tile<T, 1, true, false, Right>, &multiply_tile<T, 1, true, true, Right>}},
+      {{&multiply_tile<T, 2, false, false, Right>, &multiply_tile<T, 2, false, true, Right>},
+       {&multiply_tile<T, 2, true, false, Right>, &multiply_tile<T, 2, true, true, Right>}}};
+  return kTiles[vectors - 1][copies][a.in_place()];
 }
 
 // packed_gemm for a right operand of b_rows x n whose panels `panels` provides, for each depth
 // block [begin, begin + depth): prepare() packs the panels the tiles will not, and in_place(begin,
-// col) gives the panel at column col where it lies in the operand (rows row_stride() apart) for
-// the first row panel to read and pack for the others, or null where prepare() packed it.
+// col) gives the panel at column col where it lies in the operand, for the first row panel to
+// read and pack for the others, or nothing where prepare() packed it.
 template <typename T, typename Panels>
 void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out, int64_t out_stride,
                      bool accumulate, PanelBuffer<T>& right, const Panels& panels) {
@@ -272,18 +301,19 @@ void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out,
     for (int64_t col = 0; col < n; col += width) {
       T* panel = packed + col * depth;
       const int64_t cols = std::min(width, n - col);
+      const int64_t panel_width = right_panel_width<T>(col, n), vectors = panel_width / kLanes<T>;
       int64_t row = 0;
-      if (const T* in_place = panels.in_place(begin, col)) {
+      if (const auto in_place = panels.in_place(begin, col)) {
         // (With one row panel there are no others to pack for.)
-        const auto first_tile = m > kPanelRows ? tile_for<T, 2, true>(a) : tile_for<T, 2, false>(a);
-        first_tile(depth, a.panel(begin, depth, 0), in_place, panels.row_stride(), panel, out + col,
-                   out_stride, std::min(kPanelRows, m), cols, add, prefetch_out);
+        using Right = typename decltype(in_place)::value_type;
+        tile_for<T, Right>(a, vectors, m > kPanelRows)(
+            depth, a.panel(begin, depth, 0), *in_place, panel, out + col, out_stride,
+            std::min(kPanelRows, m), cols, add, prefetch_out);
         row = kPanelRows;
       }
-      const int64_t panel_width = right_panel_width<T>(col, n);
-      const auto tile = panel_width == width ? tile_for<T, 2, false>(a) : tile_for<T, 1, false>(a);
+      const auto tile = tile_for<T, RowsInMemory<T>>(a, vectors, false);
       for (; row < m; row += kPanelRows) {
-        tile(depth, a.panel(begin, depth, row), panel, panel_width, nullptr,
+        tile(depth, a.panel(begin, depth, row), RowsInMemory<T>{panel, panel_width}, nullptr,
              out + row * out_stride + col, out_stride, std::min(kPanelRows, m - row), cols, add,
              prefetch_out);
       }
@@ -291,13 +321,14 @@ void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out,
   }
 }
 
-// A right operand packed whole, one depth block at a time, before the tiles read it.
+// A matrix with strided rows, packed whole, one depth block at a time, before the tiles read it.
 template <typename T>
 struct PackedBeforeTiles {
-  const RightOperand<T>& b;
-  void prepare(int64_t begin, int64_t depth, T* packed) const { b.pack(begin, depth, packed); }
-  const T* in_place(int64_t, int64_t) const { return nullptr; }
-  int64_t row_stride() const { return 0; }
+  const StridedMatrix<T>& b;
+  void prepare(int64_t begin, int64_t depth, T* packed) const {
+    pack_right(b, begin, depth, packed);
+  }
+  std::optional<RowsInMemory<T>> in_place(int64_t, int64_t) const { return std::nullopt; }
 };
 
 // A matrix whose rows are unit-stride: its whole panels are read in place by the first row
@@ -311,30 +342,40 @@ struct PackedByFirstRowPanel {
     pack_right<T>({b.data + full_cols, b.rows, b.cols - full_cols, b.row_stride, 1}, begin, depth,
                   packed + full_cols * depth);
   }
-  const T* in_place(int64_t begin, int64_t col) const {
-    return col < full_cols ? b.data + begin * b.row_stride + col : nullptr;
+  std::optional<RowsInMemory<T>> in_place(int64_t begin, int64_t col) const {
+    if (col >= full_cols) return std::nullopt;
+    return RowsInMemory<T>{b.data + begin * b.row_stride + col, b.row_stride};
   }
-  int64_t row_stride() const { return b.row_stride; }
+};
+
+// Masked rows: every panel, a narrower last one too, read by the first row panel's tiles.
+template <typename T>
+struct MaskedByFirstRowPanel {
+  const MaskedRows<T>& b;
+  void prepare(int64_t, int64_t, T*) const {}
+  std::optional<MaskedPanel<T>> in_place(int64_t begin, int64_t col) const {
+    return MaskedPanel<T>{b.base, b.rows + begin, b.kept, col / kLanes<T>};
+  }
 };
 
 }  // namespace
 
 template <typename T>
-void packed_gemm(const LeftOperand<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
-                 bool accumulate, PanelBuffer<T>& right) {
-  multiply_panels(a, b.rows(), b.cols(), out, out_stride, accumulate, right,
-                  PackedBeforeTiles<T>{b});
-}
-
-template <typename T>
 void packed_gemm(const LeftOperand<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
   if (b.col_stride != 1) {
-    packed_gemm(a, StridedRight<T>(b), out, out_stride, accumulate, right);
+    multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate, right, PackedBeforeTiles<T>{b});
     return;
   }
   multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate, right,
                   PackedByFirstRowPanel<T>{b});
+}
+
+template <typename T>
+void packed_gemm(const LeftOperand<T>& a, const MaskedRows<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right) {
+  multiply_panels(a, b.row_count, b.cols, out, out_stride, accumulate, right,
+                  MaskedByFirstRowPanel<T>{b});
 }
 
 template class PanelBuffer<float>;
@@ -345,9 +386,9 @@ template void packed_gemm(const LeftOperand<float>&, const StridedMatrix<float>&
                           bool, PanelBuffer<float>&);
 template void packed_gemm(const LeftOperand<double>&, const StridedMatrix<double>&, double*,
                           int64_t, bool, PanelBuffer<double>&);
-template void packed_gemm(const LeftOperand<float>&, const RightOperand<float>&, float*, int64_t,
+template void packed_gemm(const LeftOperand<float>&, const MaskedRows<float>&, float*, int64_t,
                           bool, PanelBuffer<float>&);
-template void packed_gemm(const LeftOperand<double>&, const RightOperand<double>&, double*, int64_t,
+template void packed_gemm(const LeftOperand<double>&, const MaskedRows<double>&, double*, int64_t,
                           bool, PanelBuffer<double>&);
 
 }  // namespace accel::cpu

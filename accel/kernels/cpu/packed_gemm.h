@@ -1,16 +1,18 @@
 // A matrix product for operands that one caller reuses many times — a convolution's weights
 // against every image of the batch. The left operand is packed once into the panels the
 // micro-kernel streams (or read in place, when few column panels reread it); the right one is
-// packed per product into a buffer the thread keeps (a matrix with unit-stride rows by the first
-// row panel's tiles, which read it in place); the micro-kernel holds an 8-row x 2-vector tile of
-// the output in registers and writes it straight into the output (no zeroing pass, no temporary
-// product). Every output element sums its products in one fixed order (depth blocks in order, each
-// block in order), so results depend only on the operands, never on threads: callers thread over
-// whole products.
+// packed per product into a buffer the thread keeps (a matrix with unit-stride rows, or masked
+// rows, by the first row panel's tiles, which read it in place); the micro-kernel holds an 8-row x
+// 2-vector tile of the output in registers and writes it straight into the output (no zeroing pass,
+// no temporary product). Every output element sums its products in one fixed order (depth blocks in
+// order, each block in order), so results depend only on the operands, never on threads: callers
+// thread over whole products.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
 
@@ -81,31 +83,37 @@ constexpr int64_t right_panel_width(int64_t first_column, int64_t cols) {
                                                         : kRightPanelWidth<T>;
 }
 
-// A right operand that packs itself into that layout: a caller that produces the operand's rows
-// on the fly (a convolution unfolding an image) writes them there without a matrix in between.
+// A left operand with unit-stride rows is best read in place rather than packed when the right
+// operand has at most this many columns (four panels reread it): packing costs a pass over it,
+// which [64,3136]·[3136,128] did not earn back; [1024,1024]·[1024,1024] (rows 4 KB apart, 32
+// panels) ran faster packed.
 template <typename T>
-class RightOperand {
- public:
-  RightOperand(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {}
-  virtual ~RightOperand() = default;
-  int64_t rows() const { return rows_; }
-  int64_t cols() const { return cols_; }
-  // Writes rows [begin, begin + depth) as one block of panels.
-  virtual void pack(int64_t begin, int64_t depth, T* packed) const = 0;
+constexpr int64_t kMaxInPlaceLeftColumns = 4 * kRightPanelWidth<T>;
 
- private:
-  int64_t rows_, cols_;
+// A right operand whose rows are masked stretches of memory (a convolution's unfolded image):
+// vector v of row d is the vector at base + rows[d].source + v * lanes with the lanes that
+// kept[rows[d].kept + v] clears set to zero. Reads may run past the last column to the end of
+// its vector, whose lanes there the masks clear. The first row panel's tiles read it so and pack
+// it for the others: no packing pass, no matrix in between.
+struct MaskedRow {
+  int64_t source, kept;
+};
+template <typename T>
+struct MaskedRows {
+  const T* base;
+  const MaskedRow* rows;
+  const simd::LaneMask<T>* kept;
+  int64_t row_count, cols;
 };
 
 // out (a.rows() x b.cols(), row stride out_stride) = a · b, or out += a · b when accumulate.
 // b.rows() must equal a.depth(). `right` is the thread's buffer for packing b. T: float or
 // double.
 template <typename T>
-void packed_gemm(const LeftOperand<T>& a, const RightOperand<T>& b, T* out, int64_t out_stride,
-                 bool accumulate, PanelBuffer<T>& right);
-// The same with b read from memory.
-template <typename T>
 void packed_gemm(const LeftOperand<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
+                 bool accumulate, PanelBuffer<T>& right);
+template <typename T>
+void packed_gemm(const LeftOperand<T>& a, const MaskedRows<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right);
 
 }  // namespace accel::cpu

@@ -3,8 +3,10 @@
 // stores go through memcpy, so operands need no particular alignment.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace accel::cpu::simd {
 
@@ -29,10 +31,25 @@ template <>
 struct VectorOf<int32_t> {  // lane masks and indices beside float vectors
   using type = int32_t __attribute__((vector_size(64)));
 };
+template <>
+struct VectorOf<int64_t> {  // lane masks beside double vectors
+  using type = int64_t __attribute__((vector_size(64)));
+};
 template <typename T>
 using Vector = typename VectorOf<T>::type;
 template <typename T>
 constexpr int64_t kLanes = 64 / sizeof(T);
+
+// Which lanes of a Vector<T> to keep: an integer vector of as many lanes, all bits set in a lane
+// kept and none in a lane cleared.
+template <typename T>
+using LaneMask = Vector<std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+
+// v with the lanes `kept` clears set to zero (bitwise: an infinity or NaN cleared is zero too).
+template <typename T>
+Vector<T> keep_lanes(const Vector<T>& v, const LaneMask<T>& kept) {
+  return std::bit_cast<Vector<T>>(std::bit_cast<LaneMask<T>>(v) & kept);
+}
 
 template <typename T>
 Vector<T> load(const T* p) {

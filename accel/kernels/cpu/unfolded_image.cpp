@@ -1,81 +1,83 @@
-// Packing an unfolded image (see unfolded_image.h). Row (channel c, tap kh, kw) of the columns
-// reads plane c at position p + shift, shift = (kh·dilation_h - pad_h)·width + kw·dilation_w -
-// pad_w: positions whose shifted index leaves the plane read padding (rows above and below),
-// and so do the positions whose column wrapped around a row edge, zeroed after the copy.
+// Unfolding an image (see unfolded_image.h). Row (channel c, tap kh, kw) of the columns reads
+// plane c at position p + shift, shift = (kh·dilation_h - pad_h)·width + kw·dilation_w - pad_w.
+// A position whose input row lies above or below the plane reads the zero gap before or after
+// it; one whose input column lies left or right of the plane reads a real pixel of the row
+// before or after, which the tap's lane mask clears (and clears whole: a NaN there is no NaN in
+// the columns). The masks also clear the lanes past the last position.
 #include "accel/kernels/cpu/unfolded_image.h"
 
 #include <algorithm>
-#include <vector>
+#include <cstdlib>
 
 #include "accel/base/error.h"
 #include "accel/kernels/cpu/im2col.h"
-#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
 
-namespace {
-
-// One row of the columns: where it reads and which output columns read padding.
 template <typename T>
-struct UnfoldedRow {
-  const T* plane;
-  int64_t shift;                 // position p reads plane[p + shift]
-  int64_t zero_begin, zero_end;  // output columns whose read wrapped around a row edge
-};
-
-}  // namespace
-
-template <typename T>
-UnfoldedImage<T>::UnfoldedImage(const ConvGeometry& g, const T* image)
-    : RightOperand<T>(g.channels * g.kernel_h * g.kernel_w, g.out_h * g.out_w),
-      g_(g),
-      image_(image) {
+UnfoldedImage<T>::UnfoldedImage(const ConvGeometry& g)
+    : positions_(g.out_h * g.out_w), channels_(g.channels), plane_(g.height * g.width) {
   ACCEL_CHECK(rows_read_contiguously(g), "conv2d",
               "an unfolded image needs unit strides and output rows as wide as the input's");
+  constexpr int64_t L = simd::kLanes<T>;
+  const int64_t w = g.width;
+  vectors_per_row_ = (positions_ + L - 1) / L;
+  std::vector<MaskedRow> taps;
+  int64_t farthest_shift = 0;
+  for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+      const int64_t shift = (kh * g.dilation_h - g.pad_h) * w + kw * g.dilation_w - g.pad_w;
+      taps.push_back({shift, kw * vectors_per_row_});
+      farthest_shift = std::max(farthest_shift, std::abs(shift));
+    }
+  }
+  // Reads reach from -farthest_shift to the last vector's end plus farthest_shift.
+  gap_ = farthest_shift + std::max<int64_t>(0, row_stride() - plane_);
+  plane_stride_ = plane_ + gap_;
+  for (int64_t c = 0; c < g.channels; ++c) {
+    for (const MaskedRow& tap : taps)
+      rows_.push_back({gap_ + c * plane_stride_ + tap.source, tap.kept});
+  }
+  const int64_t size = gap_ + g.channels * plane_stride_;
+  planes_ = buffer_.reserve(size);
+  std::fill_n(planes_, size, T(0));
+  kept_.resize(static_cast<size_t>(g.kernel_w * vectors_per_row_));
+  for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+    const int64_t iw_offset = kw * g.dilation_w - g.pad_w;
+    for (int64_t v = 0; v < vectors_per_row_; ++v) {
+      simd::LaneMask<T>& kept = kept_[static_cast<size_t>(kw * vectors_per_row_ + v)];
+      for (int64_t lane = 0; lane < L; ++lane) {
+        const int64_t position = v * L + lane, iw = position % w + iw_offset;
+        kept[lane] = position < positions_ && iw >= 0 && iw < w ? -1 : 0;
+      }
+    }
+  }
 }
 
 template <typename T>
-void UnfoldedImage<T>::pack(int64_t begin, int64_t depth, T* packed) const {
+void UnfoldedImage<T>::set_image(const T* image) {
+  for (int64_t c = 0; c < channels_; ++c)
+    std::copy_n(image + c * plane_, plane_, planes_ + gap_ + c * plane_stride_);
+}
+
+template <typename T>
+MaskedRows<T> UnfoldedImage<T>::columns() const {
+  return {planes_, rows_.data(), kept_.data(), static_cast<int64_t>(rows_.size()), positions_};
+}
+
+template <typename T>
+void UnfoldedImage<T>::unfold(T* out) const {
   constexpr int64_t L = simd::kLanes<T>;
-  const int64_t w = g_.width, plane = g_.height * w, taps = g_.kernel_h * g_.kernel_w;
-  const int64_t positions = this->cols();
-  // The rows' geometry, worked out once per block rather than once per panel.
-  thread_local std::vector<UnfoldedRow<T>> rows;
-  rows.resize(static_cast<size_t>(depth));
-  for (int64_t d = begin; d < begin + depth; ++d) {
-    const int64_t tap = d % taps;
-    const int64_t iw_offset = tap % g_.kernel_w * g_.dilation_w - g_.pad_w;
-    const int64_t ih_offset = tap / g_.kernel_w * g_.dilation_h - g_.pad_h;
-    rows[static_cast<size_t>(d - begin)] = {image_ + d / taps * plane, ih_offset * w + iw_offset,
-                                            iw_offset < 0 ? 0 : std::max<int64_t>(w - iw_offset, 0),
-                                            iw_offset < 0 ? std::min(-iw_offset, w) : w};
-  }
-  for (int64_t first = 0; first < positions; first += kRightPanelWidth<T>) {
-    const int64_t width = right_panel_width<T>(first, positions);
-    const int64_t cols = std::min(width, positions - first);
-    const int64_t first_column = first % w;
-    T* panel = packed + first * depth;
-    for (int64_t r = 0; r < depth; ++r) {
-      const UnfoldedRow<T>& row = rows[static_cast<size_t>(r)];
-      const int64_t start = first + row.shift;
-      T* out = panel + r * width;
-      // Panel entries [inside_begin, inside_end) read inside the plane.
-      const int64_t inside_begin = std::clamp<int64_t>(-start, 0, cols);
-      const int64_t inside_end = std::clamp<int64_t>(plane - start, inside_begin, cols);
-      if (inside_begin == 0 && inside_end == width) {
-        for (int64_t v = 0; v < width; v += L)
-          simd::store(out + v, simd::load(row.plane + start + v));
-      } else {
-        for (int64_t v = 0; v < width; v += L) simd::store(out + v, simd::Vector<T>{});
-        std::copy(row.plane + start + inside_begin, row.plane + start + inside_end,
-                  out + inside_begin);
-      }
-      for (int64_t column = row.zero_begin; column < row.zero_end; ++column) {
-        int64_t i = column - first_column;  // the panel's first entry in that output column
-        if (i < 0) i += w;
-        for (; i < cols; i += w) out[i] = T(0);
-      }
-    }
+  const int64_t vectors = vectors_per_row_, count = static_cast<int64_t>(rows_.size());
+  const T* planes = planes_;
+  const MaskedRow* rows = rows_.data();
+  const simd::LaneMask<T>* kept = kept_.data();
+  for (int64_t r = 0; r < count; ++r) {
+    const T* source = planes + rows[r].source;
+    const simd::LaneMask<T>* row_kept = kept + rows[r].kept;
+    T* row = out + r * vectors * L;
+    for (int64_t v = 0; v < vectors; ++v)
+      simd::store(row + v * L, simd::keep_lanes<T>(simd::load(source + v * L), row_kept[v]));
   }
 }
 
