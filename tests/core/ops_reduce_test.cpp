@@ -3,7 +3,9 @@
 // extreme values, empty inputs, error messages, dtypes, autocast, and that the training hot
 // paths allocate nothing but their result.
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "support/expect_error.h"
 #include "support/gradient.h"
@@ -277,6 +279,61 @@ TEST(ReduceGradients, ArgmaxPicksTheFirstOccurrence) {
   EXPECT_EQ(argmax(n).item<int64_t>(), 1);
   EXPECT_EQ(argmin(n).item<int64_t>(), 1);
   EXPECT_TRUE(std::isnan(n.max().item<double>()));
+}
+
+// The first index of a row's maximum (Max) or minimum, NaN counting as one: the plain loop.
+template <typename T>
+int64_t first_extremum(const std::vector<T>& row, bool max) {
+  int64_t best = 0;
+  for (size_t i = 1; i < row.size(); ++i) {
+    const T v = row[i], b = row[static_cast<size_t>(best)];
+    if (std::isnan(b)) break;
+    if (std::isnan(v) || (max ? v > b : v < b)) best = static_cast<int64_t>(i);
+  }
+  return best;
+}
+
+// Rows long enough for the vector pass (which keeps an extremum per lane): many ties across
+// lanes, -0 beside +0, NaNs in the first lane, mid-row and past the last whole vector.
+template <typename T>
+void check_long_rows() {
+  for (const int64_t n : {16, 17, 31, 32, 33, 100, 1000}) {
+    std::vector<std::vector<T>> rows;
+    for (int pattern = 0; pattern < 6; ++pattern) {
+      std::vector<T> row(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) row[static_cast<size_t>(i)] = T((i * 7 + pattern) % 5) - T(2);
+      if (pattern == 1) row[static_cast<size_t>(n / 2)] = std::numeric_limits<T>::quiet_NaN();
+      if (pattern == 2) row[0] = std::numeric_limits<T>::quiet_NaN();
+      if (pattern == 3) row[static_cast<size_t>(n - 1)] = std::numeric_limits<T>::quiet_NaN();
+      if (pattern == 4) {
+        for (int64_t i = 0; i < n; ++i) row[static_cast<size_t>(i)] = i % 3 == 0 ? T(-0.0) : T(0);
+      }
+      if (pattern == 5) row[static_cast<size_t>(n - 1)] = T(9);  // past the last whole vector
+      rows.push_back(row);
+    }
+    std::vector<T> flat;
+    for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+    const Tensor x = from_blob(flat.data(), {static_cast<int64_t>(rows.size()), n},
+                               std::is_same_v<T, float> ? kFloat32 : kFloat64)
+                         .clone();
+    for (const bool max : {true, false}) {
+      const auto [values, indices] = max ? x.max(1) : x.min(1);
+      const Tensor arg = max ? x.argmax(1) : x.argmin(1);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        const int64_t expected = first_extremum(rows[r], max);
+        const auto at = static_cast<int64_t>(r);
+        EXPECT_EQ(indices[at].item<int64_t>(), expected) << n << " pattern " << r << " max " << max;
+        EXPECT_EQ(arg[at].item<int64_t>(), expected) << n << " pattern " << r << " max " << max;
+        const T value = values[at].item<T>(), want = rows[r][static_cast<size_t>(expected)];
+        EXPECT_TRUE(std::memcmp(&value, &want, sizeof(T)) == 0) << n << " pattern " << r;
+      }
+    }
+  }
+}
+
+TEST(ReduceNumerics, LongRowsGiveTheFirstIndexOfTheirExtremum) {
+  check_long_rows<float>();
+  check_long_rows<double>();
 }
 
 TEST(ReduceGradients, ProdWithZerosUsesTheProductOfTheOthers) {

@@ -1,12 +1,24 @@
 // Counting into bins: bincount (a bin per integer value), histc (equal-width bins over a range)
 // and count_nonzero. Each bin index is computed element-wise and the counts (or weights) are
-// added into their bins with index_add, so every device runs them, in the same order. Their
-// results carry no gradient.
+// added into their bins by the scatter kernels index_add runs, so every device runs them, in the
+// same order. Their results carry no gradient.
 #include <cmath>
 
+#include "accel/core/ops/index_support.h"
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
+
+namespace {
+
+// counts[bins[i]] += terms[i], every bin in range (the caller knows): index_add's scatter
+// kernel without index_add's pass checking the range.
+Tensor added_into_bins(const Tensor& counts, const Tensor& bins, const Tensor& terms) {
+  scatter_into(math::ScatterReduce::Sum, counts, 0, bins, terms);
+  return counts;
+}
+
+}  // namespace
 
 Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   constexpr const char* op = "bincount";
@@ -26,7 +38,7 @@ Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   const TensorOptions options = TensorOptions().device(input.device());
   if (!weights.defined()) {
     const Tensor one_each = ones({1}, options.dtype(kInt64)).expand(index.sizes());  // no memory
-    return zeros({length}, options.dtype(kInt64)).index_add(0, index, one_each);
+    return added_into_bins(zeros({length}, options.dtype(kInt64)), index, one_each);
   }
   ACCEL_CHECK(weights.dim() == 1 && weights.size(0) == input.size(0), op,
               "the weights must be 1-D with the input's length {}, got {}", input.size(0),
@@ -34,7 +46,7 @@ Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   check_same_device(input, weights, op);
   // PyTorch keeps float32 weights and sums every other dtype in float64.
   const ScalarType sum_type = weights.dtype() == kFloat32 ? kFloat32 : kFloat64;
-  return zeros({length}, options.dtype(sum_type)).index_add(0, index, weights.to(sum_type));
+  return added_into_bins(zeros({length}, options.dtype(sum_type)), index, weights.to(sum_type));
 }
 
 Tensor histc(const Tensor& input, int64_t bins, const Scalar& min, const Scalar& max) {
@@ -72,7 +84,8 @@ Tensor histc(const Tensor& input, int64_t bins, const Scalar& min, const Scalar&
   const Tensor bin = clamp(trunc((inside - low) * bins / width).to(kInt64), 0, bins - 1);
   const Tensor slot = bin.masked_fill(logical_not(in_range), bins);
   const TensorOptions options = TensorOptions(dtype).device(input.device());
-  const Tensor counts = zeros({bins + 1}, options).index_add(0, slot, ones(slot.sizes(), options));
+  const Tensor counts =
+      added_into_bins(zeros({bins + 1}, options), slot, ones({1}, options).expand(slot.sizes()));
   return counts.narrow(0, 0, bins);
 }
 

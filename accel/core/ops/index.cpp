@@ -91,7 +91,8 @@ Tensor index_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor
     return index_add(a.reshape({1}), 0, index.reshape({1}), source.reshape({1}), alpha).reshape({});
   }
   const Tensor scaled = alpha.to_double() == 1.0 ? source : mul(source, alpha);
-  return scatter_add(a, d, spread_index(index, d, source.sizes()), scaled);
+  return scatter_recorded(math::ScatterReduce::Sum, "index_add", a, d,
+                          spread_index(index, d, source.sizes()), scaled, scaled);
 }
 
 Tensor index_copy(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) {
@@ -99,7 +100,8 @@ Tensor index_copy(const Tensor& a, int64_t dim, const Tensor& index, const Tenso
   if (a.dim() == 0) {
     return index_copy(a.reshape({1}), 0, index.reshape({1}), source.reshape({1})).reshape({});
   }
-  return scatter(a, d, spread_index(index, d, source.sizes()), source);
+  return scatter_recorded(math::ScatterReduce::Assign, "index_copy", a, d,
+                          spread_index(index, d, source.sizes()), source, source);
 }
 
 Tensor index_fill(const Tensor& a, int64_t dim, const Tensor& index, const Scalar& value) {

@@ -67,6 +67,31 @@ void scatter_into(math::ScatterReduce op, const Tensor& self, int64_t dim, const
                self.size(dim), current_stream(self.device()));
 }
 
+Tensor scattered(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
+                 const Tensor& src) {
+  Tensor out = self.detach().clone();
+  scatter_into(op, out, dim, index, src);
+  return out;
+}
+
+Tensor scatter_recorded(math::ScatterReduce op, const char* name, const Tensor& self, int64_t dim,
+                        const Tensor& index, const Tensor& src, const Tensor& recorded_src) {
+  Tensor out = scattered(op, self, dim, index, src);
+  if (autograd::should_record(self, recorded_src)) {
+    autograd::record(
+        name, {self, recorded_src}, out,
+        [op, dim, saved = autograd::SavedTensor(index), src_sizes = DimVector(src.sizes())](
+            const Tensor& grad, autograd::GradInputs& g) {
+          const Tensor& index = saved.get();
+          if (g.needs(0)) {
+            g[0] = op == math::ScatterReduce::Assign ? scatter(grad, dim, index, 0) : grad;
+          }
+          if (g.needs(1)) g[1] = pad_to(gather_values(grad, dim, index), src_sizes);
+        });
+  }
+  return out;
+}
+
 Tensor scatter_add_into_zeros(IntArrayRef sizes, int64_t dim, const Tensor& index,
                               const Tensor& grad) {
   Tensor result = zeros(sizes, grad.options());

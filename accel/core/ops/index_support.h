@@ -18,6 +18,15 @@ Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index);
 // one else sees yet. No checks.
 void scatter_into(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
                   const Tensor& src);
+// A copy of self with src combined in by `op` (self's autograd history left behind). No checks.
+Tensor scattered(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
+                 const Tensor& src);
+// scattered(op, self, ...) recorded as `name` for autograd: `recorded_src` is src when it is an
+// input (not a value). src's gradient is the output's read where src went; self's is all of it,
+// less (Assign) the positions written over. No checks: scatter, scatter_add, index_add and
+// index_copy run theirs first, once.
+Tensor scatter_recorded(math::ScatterReduce op, const char* name, const Tensor& self, int64_t dim,
+                        const Tensor& index, const Tensor& src, const Tensor& recorded_src);
 // The gradient of a read by index: `grad` (over the index's shape) summed into zeros of
 // `sizes` where it was read from, so repeated indices add up.
 Tensor scatter_add_into_zeros(IntArrayRef sizes, int64_t dim, const Tensor& index,

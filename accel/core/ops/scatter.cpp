@@ -38,14 +38,6 @@ int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, cons
   return d;
 }
 
-// A copy of self with src combined in by `op`.
-Tensor scattered(ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
-                 const Tensor& src) {
-  Tensor out = self.detach().clone();
-  scatter_into(op, out, dim, index, src);
-  return out;
-}
-
 // The 1-D tensor of a 0-dim one's element: a 0-dim scatter runs as a 1-D one.
 Tensor one_dim(const Tensor& t) { return t.reshape({1}); }
 
@@ -54,30 +46,6 @@ Tensor read_part(const Tensor& src, const Tensor& index) {
   Tensor part = src;
   for (int64_t d = 0; d < src.dim(); ++d) part = part.narrow(d, 0, index.size(d));
   return part;
-}
-
-}  // namespace
-
-namespace {
-
-// scatter and scatter_add on checked operands; `recorded_src` is src when it is an input (not a
-// value). src's gradient is the output's read where src went; self's is all of it, less
-// (scatter) the positions written over.
-Tensor scatter_recorded(ScatterReduce op, const char* name, const Tensor& a, int64_t d,
-                        const Tensor& index, const Tensor& src, const Tensor& recorded_src) {
-  Tensor out = scattered(op, a, d, index, src);
-  if (autograd::should_record(a, recorded_src)) {
-    autograd::record(name, {a, recorded_src}, out,
-                     [op, d, saved = SavedTensor(index), src_sizes = DimVector(src.sizes())](
-                         const Tensor& grad, GradInputs& g) {
-                       const Tensor& index = saved.get();
-                       if (g.needs(0)) {
-                         g[0] = op == ScatterReduce::Assign ? scatter(grad, d, index, 0) : grad;
-                       }
-                       if (g.needs(1)) g[1] = pad_to(gather_values(grad, d, index), src_sizes);
-                     });
-  }
-  return out;
 }
 
 }  // namespace

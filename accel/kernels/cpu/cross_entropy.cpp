@@ -15,6 +15,7 @@
 #include "accel/base/dispatch.h"
 #include "accel/kernels/common/binary_math.h"
 #include "accel/kernels/cpu/exp_shifted.h"
+#include "accel/kernels/cpu/row_exps.h"
 #include "accel/kernels/cpu/row_fold.h"
 #include "accel/kernels/cpu/row_tiles.h"
 
@@ -42,10 +43,8 @@ void forward_typed(const T* logits, const int64_t* target, const T* weight, T* l
     if constexpr (std::is_same_v<decltype(width), UnitWidth>) {
       // One contiguous row of classes: vectorized folds over it.
       const T* x = logits + first;
-      shift[0] = math::softmax_shift(
-          fold_row<Extreme<true>, A>(classes, [x](int64_t c) { return static_cast<A>(x[c]); }));
-      total[0] = fold_row<Add, A>(
-          classes, [x, m = shift[0]](int64_t c) { return exp_shifted(static_cast<A>(x[c]) - m); });
+      shift[0] = math::softmax_shift(row_max<A>(x, classes));
+      total[0] = sum_of_exps(x, shift[0], classes);
       row_lse[0] = shift[0] + std::log(total[0]);
       smoothing_sum[0] =
           scalars.label_smoothing == 0

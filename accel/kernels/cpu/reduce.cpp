@@ -15,6 +15,7 @@
 #include "accel/base/dispatch.h"
 #include "accel/kernels/cpu/exp_shifted.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/row_exps.h"
 #include "accel/kernels/cpu/row_fold.h"
 #include "accel/kernels/cpu/row_tiles.h"
 
@@ -113,10 +114,66 @@ void prod_backward_typed(const T* in, const T* grad, T* grad_in, ReduceShape s) 
 
 // ---- max / min with the index of the first extremum ----
 
+// Whether a replaces b as the extremum: larger (Max) or smaller, or NaN where b is not. (Lane
+// by lane on simd::Vectors.)
+template <bool Max, typename V>
+auto beats(V a, V b) {
+  const auto a_is_nan = is_nan(a);
+  return (Max ? a > b : a < b) | (a_is_nan & (b == b));
+}
+
+// The first index of a float or double row's extremum (NaN counting as one), in one pass: each
+// vector lane keeps its running extremum and the index where it first met it; the row's is then
+// the lanes' extremum at the least index that holds it, unless a term past the last whole vector
+// beats it. n >= one vector's lanes, and below 2^31 for floats (indices in int32 lanes).
+template <bool Max, typename T>
+int64_t first_extremum_of_row(const T* row, int64_t n) {
+  constexpr int64_t L = simd::kLanes<T>;
+  using Index = simd::LaneMask<T>;  // integer lanes as wide as T's
+  Index at;                         // the indices of the vector at hand
+  for (int64_t k = 0; k < L; ++k) at[k] = k;
+  simd::Vector<T> best = simd::load(row);
+  Index where = at;
+  int64_t i = L;
+  for (; i + L <= n; i += L) {
+    const simd::Vector<T> v = simd::load(row + i);
+    at += L;
+    const auto better = beats<Max>(v, best);
+    best = better ? v : best;
+    where = better ? at : where;
+  }
+  T value = best[0];
+  int64_t index = where[0];
+  for (int64_t k = 1; k < L; ++k) {
+    const bool tie = best[k] == value || (is_nan(best[k]) && is_nan(value));
+    if (beats<Max>(best[k], value) || (tie && where[k] < index)) {
+      value = best[k];
+      index = where[k];
+    }
+  }
+  for (; i < n; ++i) {
+    if (beats<Max>(row[i], value)) {
+      value = row[i];
+      index = i;
+    }
+  }
+  return index;
+}
+
 // Values by a fold; each index is then the first r whose element equals the value (or is NaN
-// where the value is NaN).
+// where the value is NaN). Contiguous float or double rows take both from one vector pass.
 template <bool Max, typename T>
 void extremum_typed(const T* in, T* values, int64_t* indices, ReduceShape s) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (s.inner == 1 && s.reduced >= simd::kLanes<T> && s.reduced < (int64_t(1) << 31)) {
+      for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto) {
+        const int64_t index = first_extremum_of_row<Max>(in + in_off, s.reduced);
+        if (indices != nullptr) indices[out_off] = index;
+        if (values != nullptr) values[out_off] = in[in_off + index];
+      });
+      return;
+    }
+  }
   std::unique_ptr<T[]> scratch;
   if (values == nullptr) {
     scratch = std::make_unique<T[]>(static_cast<size_t>(s.outer * s.inner));
@@ -221,10 +278,8 @@ void logsumexp_typed(const T* in, T* out, ReduceShape s) {
   for_each_tile(s, [&](int64_t in_off, int64_t out_off, auto width) {
     const T* x = in + in_off;
     if constexpr (is_plain_row_v<T, decltype(width)>) {
-      const C shift =
-          finite_shift(fold_row<Extreme<true>, C>(s.reduced, [x](int64_t i) { return x[i]; }));
-      const C total =
-          fold_row<Add, C>(s.reduced, [x, shift](int64_t i) { return exp_shifted(x[i] - shift); });
+      const C shift = finite_shift(row_max<C>(x, s.reduced));
+      const C total = sum_of_exps(x, shift, s.reduced);
       out[out_off] = static_cast<T>(std::log(total) + shift);
     } else {
       C shift[kTileWidth];
@@ -255,16 +310,13 @@ void softmax_typed(const T* in, T* out, ReduceShape s) {
     T* y = out + off;
     const int64_t n = s.reduced;
     if constexpr (is_plain_row_v<T, decltype(width)>) {
-      // The exps are written to y as they are summed (each term is taken once).
-      const C m = fold_row<Extreme<true>, C>(n, [x](int64_t i) { return x[i]; });
-      const C total =
-          fold_row<Add, C>(n, [x, y, m](int64_t i) { return y[i] = exp_shifted(x[i] - m); });
+      const C m = row_max<C>(x, n);
+      const C total = store_exps(x, m, y, n);
       if constexpr (Log) {
         const C log_total = std::log(total);
         for (int64_t i = 0; i < n; ++i) y[i] = x[i] - m - log_total;
       } else {
-        const C scale = C(1) / total;
-        for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(static_cast<C>(y[i]) * scale);
+        scale_row(y, C(1) / total, n);
       }
     } else {
       C m[kTileWidth];

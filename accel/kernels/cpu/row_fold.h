@@ -1,8 +1,10 @@
 // Folds of one contiguous row on the CPU, shared by the reductions, softmax, cross-entropy and
 // layer normalization: kLanes interleaved partial results that the compiler vectorizes without
 // reassociating, over fixed chunks of kReduceChunk terms combined in order, so a row's result
-// has the same bits whichever thread folds it. Also the fold operations (sum, product, and a
-// maximum or minimum that propagates NaN) and the type kernels compute 16-bit floats in.
+// has the same bits whichever thread folds it; the same folds with the terms given a vector at a
+// time, for terms too long for the compiler to vectorize well. Also the fold operations (sum,
+// product, and a maximum or minimum that propagates NaN, on scalars or vectors) and the type
+// kernels compute 16-bit floats in.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <type_traits>
 
 #include "accel/base/half.h"
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu {
 
@@ -22,12 +25,13 @@ template <typename T>
 using compute_t =
     std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
 
+// (On a simd::Vector, a lane mask.)
 template <typename T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return v != v;  // std::isnan, in a form the vectorizer knows
-  } else {
+auto is_nan(T v) {
+  if constexpr (std::is_integral_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
     return false;
+  } else {
+    return v != v;  // std::isnan, in a form the vectorizer knows
   }
 }
 
@@ -109,6 +113,49 @@ Acc fold_row(int64_t n, const Term& term) {
   Acc total = Op::template identity<Acc>();
   for (int64_t start = 0; start < n; start += kReduceChunk) {
     total = Op::apply(total, fold_chunk<Op, Acc>(start, std::min(n, start + kReduceChunk), term));
+  }
+  return total;
+}
+
+// v's lanes folded as fold_chunk folds its partial results: lane k with lane k + width, the
+// width halving from half the lanes to 1.
+template <typename Op, typename Acc>
+Acc fold_lanes(simd::Vector<Acc> v) {
+  for (int64_t width = simd::kLanes<Acc> / 2; width > 0; width /= 2) {
+    for (int64_t k = 0; k < width; ++k) v[k] = Op::apply(v[k], v[k + width]);
+  }
+  return v[0];
+}
+
+// fold_row with the terms given a vector at a time: vector_term(i) gives terms [i, i + lanes) as
+// a simd::Vector<Acc>, term(i) term i alone. The kLanes partial results are whole vectors, folded
+// and combined in fold_row's order, so the result has fold_row's bits. For terms the compiler
+// does not vectorize well itself (an exp left fold_chunk's partial results in memory).
+template <typename Op, typename Acc, typename VectorTerm, typename Term>
+Acc fold_row_vectors(int64_t n, const VectorTerm& vector_term, const Term& term) {
+  constexpr int64_t L = simd::kLanes<Acc>, parts = kLanes / L;
+  // Local copies: what the terms capture stays in registers (not reloaded after their stores).
+  const VectorTerm vector_term_here = vector_term;
+  const Term term_here = term;
+  Acc total = Op::template identity<Acc>();
+  for (int64_t start = 0; start < n; start += kReduceChunk) {
+    const int64_t end = std::min(n, start + kReduceChunk);
+    Acc chunk = Op::template identity<Acc>();
+    int64_t i = start;
+    if (end - start >= kLanes) {
+      simd::Vector<Acc> partial[parts];
+      for (auto& p : partial) p = simd::Vector<Acc>{} + Op::template identity<Acc>();
+      for (; i + kLanes <= end; i += kLanes) {
+        for (int64_t p = 0; p < parts; ++p)
+          partial[p] = Op::apply(partial[p], vector_term_here(i + p * L));
+      }
+      for (int64_t width = parts / 2; width > 0; width /= 2) {
+        for (int64_t p = 0; p < width; ++p) partial[p] = Op::apply(partial[p], partial[p + width]);
+      }
+      chunk = fold_lanes<Op, Acc>(partial[0]);
+    }
+    for (; i < end; ++i) chunk = Op::apply(chunk, term_here(i));
+    total = Op::apply(total, chunk);
   }
   return total;
 }
