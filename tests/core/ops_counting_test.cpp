@@ -261,6 +261,35 @@ TEST(Unique, ShapesDtypesAndEmpty) {
   expect_values(e_counts, zeros({0}, kInt64));
 }
 
+// Integers of a narrow range are counted, not sorted: the same values, inverse and counts as
+// the sort gives their float64 copies, for several integer dtypes, negative values, a 0-dim
+// input and a shaped one; a range too wide to count (the int64 extremes) still sorts.
+TEST(Unique, CountedIntegersMatchSortedOnes) {
+  manual_seed(3);
+  const Tensor long_values = randint(-40, 60, {5000});
+  const Tensor cases[] = {long_values,
+                          long_values.to(kInt32).reshape({50, 100}),
+                          randint(0, 256, {3000}).to(kUInt8),
+                          randint(-300, 300, {700}).to(kInt32),
+                          scalar_tensor(7, kInt64),
+                          tensor({5, 5, 5})};
+  for (const Tensor& x : cases) {
+    const auto [values, inverse, counts] = unique(x, true, true, true);
+    const auto [sorted_values, sorted_inverse, sorted_counts] =
+        unique(x.to(kFloat64), true, true, true);
+    expect_values(values, sorted_values.to(x.dtype()));
+    expect_values(inverse, sorted_inverse);
+    expect_values(counts, sorted_counts);
+  }
+  const int64_t lowest = std::numeric_limits<int64_t>::min();
+  const int64_t highest = std::numeric_limits<int64_t>::max();
+  const auto [values, inverse, counts] =
+      unique(tensor({highest, lowest, int64_t(0), highest}), true, true, true);
+  expect_values(values, tensor({lowest, int64_t(0), highest}));
+  expect_values(inverse, tensor({2, 0, 1, 2}));
+  expect_values(counts, tensor({1, 1, 2}));
+}
+
 TEST(Unique, AlongDims) {
   const auto [rows, inverse, counts] =
       unique(tensor({{1, 2}, {1, 2}, {0, 5}}), true, true, true, 0);

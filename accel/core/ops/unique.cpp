@@ -3,7 +3,11 @@
 // of equal items in one order of them, unique's sorted one (slices sorted lexicographically by
 // stable sorts from their last element to their first) or unique_consecutive's own, and number
 // the runs with a running count. NaN equals nothing, so every NaN is an item of its own, as in
-// PyTorch.
+// PyTorch. Integer elements of a narrow range are counted instead of sorted.
+#include <algorithm>
+#include <optional>
+
+#include "accel/core/ops/index_support.h"
 #include "accel/core/ops/op_support.h"
 
 namespace accel {
@@ -90,10 +94,45 @@ std::tuple<Tensor, Tensor, Tensor> runs_of(const Tensor& a, std::optional<int64_
   return {values, inverse, counts};
 }
 
+// unique's elements of a non-empty integer tensor whose values span no more than
+// kMaxSpan or its element count, found by counting each value (a pass to add them into a bin per
+// value, one to number the bins in use, one to read each element's number) instead of sorting.
+// Null where the span is wider.
+constexpr uint64_t kMaxSpan = uint64_t(1) << 16;
+std::optional<std::tuple<Tensor, Tensor, Tensor>> unique_by_counting(const Tensor& a,
+                                                                     bool return_inverse,
+                                                                     bool return_counts) {
+  const Tensor flat = a.reshape({-1}).to(kInt64);
+  const int64_t low = flat.min().item<int64_t>(), high = flat.max().item<int64_t>();
+  // span - 1, computed without overflow: the int64 extremes are 2^64 - 1 apart.
+  const uint64_t widest = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+  if (widest >= std::max(kMaxSpan, static_cast<uint64_t>(flat.numel()))) return std::nullopt;
+  const int64_t span = static_cast<int64_t>(widest) + 1;
+  const TensorOptions index_options = TensorOptions(kInt64).device(a.device());
+  const Tensor bin = flat - low;  // in [0, span): the bins need no range check
+  Tensor per_value = zeros({span}, index_options);
+  scatter_into(math::ScatterReduce::Sum, per_value, 0, bin,
+               ones({1}, index_options).expand(bin.sizes()));
+  const Tensor present = per_value > 0;
+  const Tensor present_bins = nonzero(present).reshape({-1});
+  const Tensor values = (present_bins + low).to(a.dtype());
+  Tensor inverse = empty({0}, index_options), counts = empty({0}, index_options);
+  if (return_inverse) {
+    const Tensor number = cumsum(present, 0) - 1;  // each bin's place among those in use
+    inverse = gather_values(number, 0, bin).reshape(a.sizes());
+  }
+  if (return_counts) counts = gather_values(per_value, 0, present_bins);
+  return std::tuple{values, inverse, counts};
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& input, bool /*sorted*/, bool return_inverse,
                                           bool return_counts, std::optional<int64_t> dim) {
+  if (!dim && input.defined() && is_integral(input.dtype(), false) && input.numel() > 0) {
+    NoGradGuard no_gradient;
+    if (auto found = unique_by_counting(input, return_inverse, return_counts)) return *found;
+  }
   return runs_of(input, dim, true, return_inverse, return_counts, "unique");
 }
 
