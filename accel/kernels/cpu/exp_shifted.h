@@ -17,8 +17,9 @@ namespace accel::cpu {
 // For x <= 0 (or inf, or NaN): Cephes' range reduction x = n ln2 + r and degree-6 polynomial,
 // within 2 ulp of std::exp. Results below FLT_MIN flush to 0, and x > 88.37 gives inf. V: float,
 // or a simd::Vector<float>, computed lane by lane with the same operations (the same bits).
+// (Inlined always: a loop calling it must see the formula to vectorize it.)
 template <typename V>
-V exp_shifted_lanes(V x) {
+[[gnu::always_inline]] inline V exp_shifted_lanes(V x) {
   const auto all = [](float value) { return V{} + value; };  // value in every lane
   constexpr float lo = -87.3365447f;                         // exp(lo) = FLT_MIN
   constexpr float hi = 88.3762626f;                          // 2^n stays a normal float up to here
