@@ -154,7 +154,12 @@ void map_vectors(const Loop<1 + sizeof...(In)>& loop, F f) {
         const V result = f(load.template operator()<In>(I + 1, start, count)...);
         if (contiguous && count == kLanes) {
           Out* out = reinterpret_cast<Out*>(ptrs[0]) + start;
-          for (int64_t i = 0; i < kLanes; ++i) out[i] = static_cast<Out>(result.lanes[i]);
+          if constexpr (std::is_same_v<Out, C>) {
+            // One store of the whole vector: GCC turned the loop below into lane extractions.
+            std::memcpy(out, &result.lanes, sizeof result.lanes);
+          } else {
+            for (int64_t i = 0; i < kLanes; ++i) out[i] = static_cast<Out>(result.lanes[i]);
+          }
         } else {
           for (int64_t i = 0; i < count; ++i) {
             *reinterpret_cast<Out*>(ptrs[0] + (start + i) * strides[0]) =
