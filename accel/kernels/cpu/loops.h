@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "accel/kernels/common/loop.h"
+#include "accel/kernels/cpu/math_vector.h"
 #include "accel/kernels/cpu/parallel.h"
 #include "accel/kernels/cpu/streaming_store.h"
 
@@ -133,19 +134,13 @@ void map_vectors(const Loop<1 + sizeof...(In)>& loop, F f) {
     [&]<size_t... I>(std::index_sequence<I...>) {
       const bool contiguous = strides[0] == sizeof(Out) && ((strides[I + 1] == sizeof(In)) && ...);
       auto load = [&]<typename T>(int k, int64_t start, int64_t count) {
-        V v(C(0));
         if (contiguous && count == kLanes) {
-          const T* p = reinterpret_cast<const T*>(ptrs[k]) + start;
-          if constexpr (std::is_same_v<T, C>) {
-            std::memcpy(&v.lanes, p, sizeof v.lanes);  // one load of the whole vector
-          } else {                                     // a fixed count the compiler vectorizes
-            for (int64_t i = 0; i < kLanes; ++i) v.lanes[i] = static_cast<C>(p[i]);
-          }
-        } else {
-          for (int64_t i = 0; i < count; ++i) {
-            v.lanes[i] =
-                static_cast<C>(*reinterpret_cast<const T*>(ptrs[k] + (start + i) * strides[k]));
-          }
+          return simd::load_lanes<C>(reinterpret_cast<const T*>(ptrs[k]) + start);
+        }
+        V v(C(0));
+        for (int64_t i = 0; i < count; ++i) {
+          v.lanes[i] =
+              static_cast<C>(*reinterpret_cast<const T*>(ptrs[k] + (start + i) * strides[k]));
         }
         return v;
       };
@@ -153,13 +148,7 @@ void map_vectors(const Loop<1 + sizeof...(In)>& loop, F f) {
         const int64_t count = std::min(kLanes, n - start);
         const V result = f(load.template operator()<In>(I + 1, start, count)...);
         if (contiguous && count == kLanes) {
-          Out* out = reinterpret_cast<Out*>(ptrs[0]) + start;
-          if constexpr (std::is_same_v<Out, C>) {
-            // One store of the whole vector: GCC turned the loop below into lane extractions.
-            std::memcpy(out, &result.lanes, sizeof result.lanes);
-          } else {
-            for (int64_t i = 0; i < kLanes; ++i) out[i] = static_cast<Out>(result.lanes[i]);
-          }
+          simd::store_lanes(reinterpret_cast<Out*>(ptrs[0]) + start, result);
         } else {
           for (int64_t i = 0; i < count; ++i) {
             *reinterpret_cast<Out*>(ptrs[0] + (start + i) * strides[0]) =

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "accel/kernels/cpu/simd_vector.h"
 
@@ -83,6 +84,29 @@ MathMask<A> operator|(MathMask<A> a, MathMask<A> b) {
 template <typename A>
 MathVector<A> if_else(MathMask<A> condition, MathVector<A> a, MathVector<A> b) {
   return MathVector<A>::of(condition.lanes ? a.lanes : b.lanes);
+}
+
+// A vector of A from the kLanes elements of T at p: one load when T is A.
+template <typename A, typename T>
+MathVector<A> load_lanes(const T* p) {
+  MathVector<A> v;
+  if constexpr (std::is_same_v<T, A>) {
+    std::memcpy(&v.lanes, p, sizeof v.lanes);
+  } else {  // a fixed count the compiler vectorizes
+    for (int64_t i = 0; i < MathVector<A>::kLanes; ++i) v.lanes[i] = static_cast<A>(p[i]);
+  }
+  return v;
+}
+
+// v's lanes stored at p as T: one store when T is A (GCC turns a lane-by-lane copy of the same
+// type into lane extractions, which took half of tanh's time).
+template <typename T, typename A>
+void store_lanes(T* p, const MathVector<A>& v) {
+  if constexpr (std::is_same_v<T, A>) {
+    std::memcpy(p, &v.lanes, sizeof v.lanes);
+  } else {
+    for (int64_t i = 0; i < MathVector<A>::kLanes; ++i) p[i] = static_cast<T>(v.lanes[i]);
+  }
 }
 
 // f applied to each register-sized part of v (Part: the type f takes, at most 64 bytes).

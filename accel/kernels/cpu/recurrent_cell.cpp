@@ -23,23 +23,16 @@ using UnitVector = simd::MathVector<acc_t<T>>;
 template <typename T>
 UnitVector<T> load(const T* p, int64_t count) {
   using A = acc_t<T>;
+  if (count == UnitVector<T>::kLanes) return simd::load_lanes<A>(p);
   UnitVector<T> v(A(0));
-  if (count == UnitVector<T>::kLanes) {
-    if constexpr (std::is_same_v<T, A>) {
-      std::memcpy(&v.lanes, p, sizeof v.lanes);
-    } else {
-      for (int64_t i = 0; i < UnitVector<T>::kLanes; ++i) v.lanes[i] = static_cast<A>(p[i]);
-    }
-  } else {
-    for (int64_t i = 0; i < count; ++i) v.lanes[i] = static_cast<A>(p[i]);
-  }
+  for (int64_t i = 0; i < count; ++i) v.lanes[i] = static_cast<A>(p[i]);
   return v;
 }
 
 template <typename T>
 void store(T* p, UnitVector<T> v, int64_t count) {
   if (count == UnitVector<T>::kLanes) {
-    for (int64_t i = 0; i < UnitVector<T>::kLanes; ++i) p[i] = static_cast<T>(v.lanes[i]);
+    simd::store_lanes(p, v);
   } else {
     for (int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(v.lanes[i]);
   }
