@@ -369,6 +369,36 @@ TEST(LinalgFactors, LargeMatricesTakeTheBlockedFactorization) {
   expect_close(matmul(u * s.unsqueeze(-2), vh), a, 1e-9);
 }
 
+TEST(LinalgFactors, CholeskyOfManyColumnBlocks) {
+  // Past 16 rows Cholesky goes a block of 64 columns at a time: one block, a whole number of
+  // them, and a last partial one, in both precisions; zeros above the diagonal.
+  manual_seed(12);
+  for (const ScalarType dtype : {kFloat64, kFloat32}) {
+    for (const int64_t n : {17, 64, 65, 129, 300}) {
+      SCOPED_TRACE(fmt::format("{} {}", dtype, n));
+      const Tensor a = randn({n, n}, kFloat64);
+      const Tensor positive = matmul(a, mT(a)) / double(n) + eye(n, kFloat64);
+      const Tensor l = linalg::cholesky(positive.to(dtype));
+      expect_close(matmul(l, mT(l)).to(kFloat64), positive, dtype == kFloat64 ? 1e-12 : 1e-5);
+      EXPECT_TRUE(equal(l, l.tril()));
+    }
+  }
+  // One large matrix: the trailing updates' products split among the threads, same bits.
+  const Tensor a = randn({300, 300}, kFloat64);
+  const Tensor positive = matmul(a, mT(a)) + eye(300, kFloat64);
+  Tensor one_thread;
+  {
+    testing::ThreadCount single(1);
+    one_thread = linalg::cholesky(positive);
+  }
+  testing::ThreadCount several(3);
+  testing::expect_same_bits(linalg::cholesky(positive), one_thread, "cholesky of 300 x 300");
+  // A leading minor that fails deep in the matrix is named by its order.
+  Tensor failing = positive.clone();
+  failing.index_put_({149, 149}, -1.0);
+  EXPECT_EQ(std::get<1>(linalg::cholesky_ex(failing)).item<int64_t>(), 150);
+}
+
 TEST(LinalgFunctions, TorchNamesAndTensorMethodsAreTheLinalgFunctions) {
   manual_seed(5);
   const Tensor a = well(randn({2, 3, 3}, kFloat64));
