@@ -50,14 +50,14 @@ bool factorize_in_blocks(MatrixMap<T>& a) {
   for (int64_t k = 0; k < n; k += kCholeskyBlock) {
     const int64_t width = std::min(kCholeskyBlock, n - k), rest = n - k - width;
     auto diagonal = a.block(k, k, width, width);
-    const Eigen::LLT<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>, Eigen::Lower> llt(diagonal);
+    const Eigen::LLT<ColumnMajorMatrix<T>, Eigen::Lower> llt(diagonal);
     if (llt.info() != Eigen::Success || !llt.matrixLLT().diagonal().allFinite()) return false;
     diagonal = llt.matrixLLT();  // L below the diagonal (above it: zeroed at the end)
     if (rest == 0) break;
     // The panel P below becomes P · L11⁻ᵀ: as its transpose, column-major where it lies,
     // L11⁻¹ · Pᵀ.
-    Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>, 0, Eigen::OuterStride<>>
-        panel_transposed(&a(k + width, k), width, rest, Eigen::OuterStride<>(n));
+    Eigen::Map<ColumnMajorMatrix<T>, 0, Eigen::OuterStride<>> panel_transposed(
+        &a(k + width, k), width, rest, Eigen::OuterStride<>(n));
     llt.matrixL().solveInPlace(panel_transposed);
     // The trailing lower triangle less panel · panelᵀ, a block of rows at a time (each up to
     // its diagonal block).

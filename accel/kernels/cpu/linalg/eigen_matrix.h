@@ -20,6 +20,8 @@ namespace accel::cpu::linalg {
 template <typename T>
 using RowMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 template <typename T>
+using ColumnMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <typename T>
 using MatrixMap = Eigen::Map<RowMajorMatrix<T>>;
 template <typename T>
 using ConstMatrixMap = Eigen::Map<const RowMajorMatrix<T>>;
