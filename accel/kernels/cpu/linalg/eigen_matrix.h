@@ -14,6 +14,7 @@
 #include "accel/base/scalar_type.h"
 #include "accel/kernels/cpu/eigen_threads.h"
 #include "accel/kernels/cpu/parallel.h"
+#include "accel/kernels/cpu/simd_vector.h"
 
 namespace accel::cpu::linalg {
 
@@ -36,6 +37,19 @@ MatrixMap<T> matrix_at(void* data, int64_t index, int64_t rows, int64_t cols) {
 template <typename T>
 ConstMatrixMap<T> matrix_at(const void* data, int64_t index, int64_t rows, int64_t cols) {
   return ConstMatrixMap<T>(static_cast<const T*>(data) + index * rows * cols, rows, cols);
+}
+
+// A row-major matrix as a column-major one, and back: their elements transposed in blocks
+// (Eigen's assignment between the two orders walks one with a stride).
+template <typename T>
+ColumnMajorMatrix<T> column_major(const ConstMatrixMap<T>& m) {
+  ColumnMajorMatrix<T> out(m.rows(), m.cols());
+  simd::transpose(m.data(), m.rows(), m.cols(), m.cols(), out.data(), m.rows());
+  return out;
+}
+template <typename T>
+void copy_to(const ColumnMajorMatrix<T>& m, MatrixMap<T> out) {
+  simd::transpose(m.data(), m.cols(), m.rows(), m.rows(), out.data(), m.cols());
 }
 
 // Calls f.template operator()<T>() for float32 or float64.

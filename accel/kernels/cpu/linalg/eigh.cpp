@@ -14,12 +14,12 @@ void eigh(ScalarType type, const void* a, void* eigenvalues, void* eigenvectors,
       using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
       const ConstMatrixMap<T> matrix = matrix_at<T>(a, i, n, n);
       // The solver reads the lower triangle; Aᵀ's lower triangle is A's upper one.
-      const Matrix input = upper ? Matrix(matrix.transpose()) : Matrix(matrix);
+      const Matrix input = upper ? Matrix(matrix.transpose()) : column_major<T>(matrix);
       const int options = eigenvectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly;
       const Eigen::SelfAdjointEigenSolver<Matrix> solver(input, options);
       converged[i] = solver.info() == Eigen::Success;
       VectorMap<T>(static_cast<T*>(eigenvalues) + i * n, n) = solver.eigenvalues();
-      if (eigenvectors) matrix_at<T>(eigenvectors, i, n, n) = solver.eigenvectors();
+      if (eigenvectors) copy_to(solver.eigenvectors(), matrix_at<T>(eigenvectors, i, n, n));
     });
   });
 }

@@ -12,16 +12,17 @@ void qr(ScalarType type, const void* a, void* q, void* r, MatrixBatch shape, boo
   const int64_t k = complete ? m : std::min(m, n);
   dispatch_linalg(type, "qr", [&]<typename T>() {
     for_each_matrix(shape.batch, m * n * std::min(m, n), [&](int64_t i) {
-      const Eigen::HouseholderQR<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> qr(
-          matrix_at<T>(a, i, m, n));
+      const Eigen::HouseholderQR<ColumnMajorMatrix<T>> qr(
+          column_major<T>(matrix_at<T>(a, i, m, n)));
       MatrixMap<T> r_out = matrix_at<T>(r, i, k, n);
       r_out.setZero();
       const int64_t r_rows = std::min(k, m);
       r_out.topRows(r_rows) = qr.matrixQR().topRows(r_rows).template triangularView<Eigen::Upper>();
       if (q == nullptr) return;
-      MatrixMap<T> q_out = matrix_at<T>(q, i, m, k);
-      q_out.setIdentity();
-      q_out.applyOnTheLeft(qr.householderQ());
+      // Formed column-major, as Eigen applies reflectors fastest, then copied out.
+      ColumnMajorMatrix<T> q_columns = ColumnMajorMatrix<T>::Identity(m, k);
+      q_columns.applyOnTheLeft(qr.householderQ());
+      copy_to(q_columns, matrix_at<T>(q, i, m, k));
     });
   });
 }

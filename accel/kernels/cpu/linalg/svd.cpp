@@ -28,12 +28,12 @@ void svd(ScalarType type, const void* a, void* u, void* s, void* vh, bool* conve
         }
         return;
       }
-      const Eigen::BDCSVD<Matrix> svd(Matrix(matrix_at<T>(a, i, m, n)), options);
+      const Eigen::BDCSVD<Matrix> svd(column_major<T>(matrix_at<T>(a, i, m, n)), options);
       converged[i] = svd.info() == Eigen::Success;
       VectorMap<T>(static_cast<T*>(s) + i * k, k) = svd.singularValues();
       if (!vectors) return;
-      matrix_at<T>(u, i, m, u_cols) = svd.matrixU();
-      matrix_at<T>(vh, i, vh_rows, n) = svd.matrixV().transpose();
+      copy_to(svd.matrixU(), matrix_at<T>(u, i, m, u_cols));
+      matrix_at<T>(vh, i, vh_rows, n) = svd.matrixV().transpose();  // the same memory order
     });
   });
 }
