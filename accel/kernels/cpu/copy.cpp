@@ -25,10 +25,10 @@ bool is_transpose(ScalarType out_type, ScalarType in_type, const Loop<2>& loop) 
          loop.strides[0][1] % bytes == 0;
 }
 
-// out[r, c] = in[c, r] in 8 x 8 tiles, each read as eight runs of the input and written as eight
-// runs of the output (4- and 8-byte elements transposed in registers, simd::transpose_8x8).
-// Larger tiles lose to the cache's associativity: with power-of-two row lengths their rows all
-// map to the same cache set. Threads take bands of eight output rows.
+// out[r, c] = in[c, r] in 8 x 8 tiles (simd::transpose), each read as eight runs of the input
+// and written as eight runs of the output. Larger tiles lose to the cache's associativity: with
+// power-of-two row lengths their rows all map to the same cache set. Threads take bands of
+// eight output rows.
 template <typename T>
 void transpose(const Loop<2>& loop) {
   constexpr int64_t kTile = 8;
@@ -42,25 +42,9 @@ void transpose(const Loop<2>& loop) {
   parallel_for(0, bands, std::max<int64_t>(1, kElementwiseGrain / (kTile * cols)),
                [&](int64_t first, int64_t last) {
                  for (int64_t band = first; band < last; ++band) {
-                   const int64_t r0 = band * kTile, r1 = std::min(rows, r0 + kTile);
-                   for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
-                     const int64_t c1 = std::min(cols, c0 + kTile);
-                     const T* tile_in = in + c0 * in_col_stride + r0;
-                     T* tile_out = out + r0 * out_row_stride + c0;
-                     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-                       if (r1 - r0 == kTile && c1 - c0 == kTile) {
-                         using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
-                         simd::transpose_8x8(reinterpret_cast<const Lane*>(tile_in), in_col_stride,
-                                             reinterpret_cast<Lane*>(tile_out), out_row_stride);
-                         continue;
-                       }
-                     }
-                     for (int64_t c = 0; c < c1 - c0; ++c) {
-                       for (int64_t r = 0; r < r1 - r0; ++r) {
-                         tile_out[r * out_row_stride + c] = tile_in[c * in_col_stride + r];
-                       }
-                     }
-                   }
+                   const int64_t r0 = band * kTile, band_rows = std::min(kTile, rows - r0);
+                   simd::transpose(in + r0, cols, band_rows, in_col_stride,
+                                   out + r0 * out_row_stride, out_row_stride);
                  }
                });
 }

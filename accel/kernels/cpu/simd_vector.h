@@ -118,17 +118,23 @@ void transpose_8x8(const T* in, int64_t in_stride, T* out, int64_t out_stride) {
 
 // out[j * out_stride + i] = in[i * in_stride + j] for i < rows, j < cols: a matrix transposed
 // in 8 x 8 blocks (a plain loop writes or reads one of them a cache line per element), the
-// edges element by element. float or double.
+// edges element by element. Elements of 4 or 8 bytes go through transpose_8x8 as floats or
+// doubles (bits moved, not values), others one by one.
 template <typename T>
 void transpose(const T* in, int64_t rows, int64_t cols, int64_t in_stride, T* out,
                int64_t out_stride) {
   int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8)
-      transpose_8x8(in + i * in_stride + j, in_stride, out + j * out_stride + i, out_stride);
-    for (; j < cols; ++j) {
-      for (int64_t r = i; r < i + 8; ++r) out[j * out_stride + r] = in[r * in_stride + j];
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
+    for (; i + 8 <= rows; i += 8) {
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        transpose_8x8(reinterpret_cast<const Lane*>(in + i * in_stride + j), in_stride,
+                      reinterpret_cast<Lane*>(out + j * out_stride + i), out_stride);
+      }
+      for (; j < cols; ++j) {
+        for (int64_t r = i; r < i + 8; ++r) out[j * out_stride + r] = in[r * in_stride + j];
+      }
     }
   }
   for (; i < rows; ++i) {

@@ -22,7 +22,7 @@ UnfoldedImage<T>::UnfoldedImage(const ConvGeometry& g)
   constexpr int64_t L = simd::kLanes<T>;
   const int64_t w = g.width;
   vectors_per_row_ = (positions_ + L - 1) / L;
-  std::vector<MaskedRow> taps;
+  std::vector<MaskedRow> taps;  // per tap: its shift (as `source`, made absolute below) and masks
   int64_t farthest_shift = 0;
   for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
     for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
