@@ -98,20 +98,23 @@ struct Backend {
   // Loop operands over the index's shape: 0 = out, 1 = the input with its stride along the
   // indexed dim set to 0, 2 = the index. out[i] = *(in[i] + index[i] * dim_stride), where
   // dim_stride is the input's stride along the indexed dim in bytes and dim_size its size
-  // along that dim. Callers run check_indices first; the CPU relies on it, a device also
-  // tests each index against dim_size, writes zero where one fails and reports it (raised at
-  // the next synchronization).
+  // along that dim. The kernel tests each index against dim_size before it reads through it
+  // (callers need not run check_indices): the CPU throws check's error for the first one
+  // outside (in the loop's order), out then partly written; a device writes zero where one
+  // fails and reports it (raised at the next synchronization).
   void (*gather)(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-                 int64_t dim_size, const Stream& stream);
+                 int64_t dim_size, IndexCheck check, const Stream& stream);
   // Loop operands over the index's shape: 0 = self with its stride along the indexed dim set
   // to 0, 1 = src, 2 = the index. With dst = self[i] + index[i] * dim_stride,
   // *dst = scatter_combine<op>(*dst, src[i]) (kernels/common/scatter_math.h), elements landing
   // on one destination combining in the loop's order (the same bits on every run and device:
   // the last one wins an assignment); dim_stride and dim_size are self's stride (bytes) and
-  // size along the indexed dim. Self is memory the op allocated, no view of anything else.
-  // Indices as for gather: a device skips one outside [0, dim_size).
+  // size along the indexed dim. Self is memory the op allocated, no view of anything else, so
+  // a scatter that fails part way loses nothing. Indices are tested as gather's: the CPU
+  // throws, a device skips one outside [0, dim_size) and reports it.
   void (*scatter)(math::ScatterReduce op, ScalarType dtype, ScalarType index_type,
-                  const Loop<3>& loop, int64_t dim_stride, int64_t dim_size, const Stream& stream);
+                  const Loop<3>& loop, int64_t dim_stride, int64_t dim_size, IndexCheck check,
+                  const Stream& stream);
   // out (contiguous int64 [count, sizes.size()]) = the coordinates of the true elements of the
   // contiguous bool `flags` of shape `sizes`, in row-major order; the caller counted them.
   void (*nonzero)(const bool* flags, IntArrayRef sizes, int64_t count, int64_t* out,

@@ -2,6 +2,8 @@
 // behaviour a table cannot show: error messages, index dtypes, cat's promotion and legacy
 // empty-tensor rule, split/chunk piece shapes, and determinism of scatter_add.
 #include "accel/core/autograd/node.h"
+#include "accel/core/backend.h"
+#include "accel/core/stream.h"
 #include "support/expect_error.h"
 #include "support/op_harness.h"
 
@@ -9,6 +11,7 @@ namespace accel {
 namespace {
 
 using namespace indexing;
+using testing::expect_error_containing;
 using testing::OpCase;
 using V = std::vector<Tensor>;
 
@@ -137,6 +140,78 @@ TEST(Gather, OutOfRangeIsCheckedBeforeAnyWrite) {
   EXPECT_NE(message.find("gather"), std::string::npos) << message;
   EXPECT_NE(message.find("index 7"), std::string::npos) << message;
   EXPECT_NE(message.find("size 3"), std::string::npos) << message;
+}
+
+// The kernels test indices a block at a time as they move them, on every thread: the error
+// names the first bad index in the index's order whichever thread met it first, for each shape
+// of run (contiguous, strided, one index per run) and int32 as well as int64 indices; an
+// in-place form leaves self as it was.
+TEST(IndexRange, TheFirstBadIndexIsReportedOnAnyThreadCount) {
+  const int64_t rows = 600, columns = 1000;
+  Tensor index = randint(0, columns, {rows, columns});
+  index[150][7].fill_(-3);             // the first bad one: in the first thread's half
+  index[450][900].fill_(columns + 5);  // in the second's
+  const Tensor input = randn({rows, columns});
+  const int threads = get_num_threads();
+  for (int t : {1, 2, 4}) {
+    set_num_threads(t);
+    for (const ScalarType type : {kInt64, kInt32}) {
+      const Tensor typed = index.to(type);
+      const std::string in_order = "index -3 is out of bounds for dimension 1 with size 1000";
+      expect_error_containing([&] { input.gather(1, typed); }, "gather: " + in_order);
+      expect_error_containing([&] { input.gather(1, typed.t().contiguous().t()); },
+                              "gather: " + in_order);
+      Tensor self = zeros({rows, columns});
+      expect_error_containing([&] { self.scatter_add_(1, typed, input); },
+                              "scatter_add: " + in_order);
+      EXPECT_TRUE(self.equal(zeros({rows, columns})));
+      const Tensor late = typed.narrow(0, 300, 300);  // its first bad index: in the second half
+      expect_error_containing([&] { input.narrow(0, 0, 300).gather(1, late); },
+                              "gather: index 1005 is out of bounds for dimension 1 with size 1000");
+    }
+    expect_error_containing(
+        [&] {
+          input.index_select(0, tensor({3, 599, 600, -1}));
+        },
+        "index_select: index 600 is out of bounds for dimension 0 with size 600");
+    expect_error_containing(
+        [&] {
+          input.index_add(1, tensor({0, 1000}), ones({rows, 2}));
+        },
+        "index_add: index 1000 is out of bounds for dimension 1 with size 1000");
+  }
+  set_num_threads(threads);
+}
+
+// The kernels behind the ops, called through the CPU table with no check before them: they
+// throw the error the call names rather than read or write through an index outside
+// [0, dim_size). Input [3, 4], indexed along dim 0 by a [1, 4] index.
+TEST(IndexRange, KernelsTestEachIndexThemselves) {
+  const Tensor index = tensor({1, 9, 0, -2}).reshape({1, 4});
+  const std::vector<int64_t> dim0_zeroed = {0, 1};  // a contiguous [3, 4]'s, dim 0 zeroed
+  auto loop = [&](const Tensor& a, IntArrayRef a_strides, const Tensor& b, IntArrayRef b_strides) {
+    return Loop<3>(index.sizes(),
+                   {static_cast<char*>(a.data_ptr()), static_cast<char*>(b.data_ptr()),
+                    static_cast<char*>(index.data_ptr())},
+                   {a_strides, b_strides, index.strides()}, {4, 4, 8});
+  };
+  const Tensor input = arange(12.0, kFloat32).reshape({3, 4});
+  const Tensor out = zeros({1, 4});
+  expect_error_containing(
+      [&] {
+        backend(kCPU).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4,
+                             3, {"gather", 0}, current_stream(kCPU));
+      },
+      "gather: index 9 is out of bounds for dimension 0 with size 3");
+  const Tensor self = zeros({3, 4});
+  const Tensor src = ones({1, 4});
+  expect_error_containing(
+      [&] {
+        backend(kCPU).scatter(math::ScatterReduce::Sum, kFloat32, kInt64,
+                              loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3,
+                              {"scatter_add", 0}, current_stream(kCPU));
+      },
+      "scatter_add: index 9 is out of bounds for dimension 0 with size 3");
 }
 
 TEST(Gather, RejectsIndexLargerThanInputOutsideDim) {

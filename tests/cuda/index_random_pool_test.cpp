@@ -184,10 +184,10 @@ TEST(CudaIndex, OutOfRangeIndexRaisesAtNextSynchronization) {
   expect_same_bits(x.index_select(1, good.cuda()), x.cpu().index_select(1, good), "after");
 }
 
-// The kernels behind index ops, called through the table without the check_indices the ops run
-// first: they must still not address memory through an index outside [0, dim_size). gather
-// writes zero there, scatter_add adds nothing, and a bad index is raised at the next
-// synchronization. Input [3, 4], indexed along dim 0 by a [1, 4] index.
+// The kernels behind index ops, called through the table: they must not address memory through
+// an index outside [0, dim_size). gather writes zero there, scatter_add adds nothing, and a bad
+// index is raised at the next synchronization, naming the op and dim the call gave. Input [3, 4],
+// indexed along dim 0 by a [1, 4] index.
 TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   ACCEL_REQUIRE_CUDA();
   const Tensor index = tensor({1, 9, 0, -2}).reshape({1, 4}).cuda();
@@ -201,16 +201,22 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   const Tensor input = arange(12.0, kFloat32).reshape({3, 4}).cuda();
   Tensor out = full({1, 4}, 7, kFloat32).cuda();
   backend(kCuda).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4, 3,
-                        current_stream(kCuda));
-  expect_error_containing([&] { cuda::synchronize(kCuda); }, "gather: index ");
+                        {"gather", 0}, current_stream(kCuda));
+  const std::string gather_error = testing::error_of([&] { cuda::synchronize(kCuda); });
+  EXPECT_EQ(gather_error.rfind("gather: index ", 0), 0u) << gather_error;
+  EXPECT_NE(gather_error.find("out of bounds for dimension 0 with size 3"), std::string::npos)
+      << gather_error;
   expect_same_bits(out, tensor({4.0f, 0.0f, 2.0f, 0.0f}).reshape({1, 4}), "gather");
 
   Tensor self = zeros({3, 4}, kFloat32).cuda();
   const Tensor src = ones({1, 4}, kFloat32).cuda();
   backend(kCuda).scatter(math::ScatterReduce::Sum, kFloat32, kInt64,
-                         loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3,
+                         loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3, {"scatter_add", 0},
                          current_stream(kCuda));
-  expect_error_containing([&] { cuda::synchronize(kCuda); }, "scatter_add: index ");
+  const std::string scatter_add_error = testing::error_of([&] { cuda::synchronize(kCuda); });
+  EXPECT_EQ(scatter_add_error.rfind("scatter_add: index ", 0), 0u) << scatter_add_error;
+  EXPECT_NE(scatter_add_error.find("out of bounds for dimension 0 with size 3"), std::string::npos)
+      << scatter_add_error;
   Tensor expected = zeros({3, 4});
   expected[1][0].fill_(1);
   expected[0][2].fill_(1);

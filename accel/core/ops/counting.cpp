@@ -11,10 +11,11 @@ namespace accel {
 
 namespace {
 
-// counts[bins[i]] += terms[i], every bin in range (the caller knows): index_add's scatter
-// kernel without index_add's pass checking the range.
-Tensor added_into_bins(const Tensor& counts, const Tensor& bins, const Tensor& terms) {
-  scatter_into(math::ScatterReduce::Sum, counts, 0, bins, terms);
+// counts[bins[i]] += terms[i]: index_add's scatter kernel without index_add's argument checks
+// (the caller's arguments fit).
+Tensor added_into_bins(const char* op, const Tensor& counts, const Tensor& bins,
+                       const Tensor& terms) {
+  scatter_into(op, math::ScatterReduce::Sum, counts, 0, bins, terms);
   return counts;
 }
 
@@ -38,7 +39,7 @@ Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   const TensorOptions options = TensorOptions().device(input.device());
   if (!weights.defined()) {
     const Tensor one_each = ones({1}, options.dtype(kInt64)).expand(index.sizes());  // no memory
-    return added_into_bins(zeros({length}, options.dtype(kInt64)), index, one_each);
+    return added_into_bins(op, zeros({length}, options.dtype(kInt64)), index, one_each);
   }
   ACCEL_CHECK(weights.dim() == 1 && weights.size(0) == input.size(0), op,
               "the weights must be 1-D with the input's length {}, got {}", input.size(0),
@@ -46,7 +47,7 @@ Tensor bincount(const Tensor& input, const Tensor& weights, int64_t minlength) {
   check_same_device(input, weights, op);
   // PyTorch keeps float32 weights and sums every other dtype in float64.
   const ScalarType sum_type = weights.dtype() == kFloat32 ? kFloat32 : kFloat64;
-  return added_into_bins(zeros({length}, options.dtype(sum_type)), index, weights.to(sum_type));
+  return added_into_bins(op, zeros({length}, options.dtype(sum_type)), index, weights.to(sum_type));
 }
 
 Tensor histc(const Tensor& input, int64_t bins, const Scalar& min, const Scalar& max) {
@@ -84,8 +85,8 @@ Tensor histc(const Tensor& input, int64_t bins, const Scalar& min, const Scalar&
   const Tensor bin = clamp(trunc((inside - low) * bins / width).to(kInt64), 0, bins - 1);
   const Tensor slot = bin.masked_fill(logical_not(in_range), bins);
   const TensorOptions options = TensorOptions(dtype).device(input.device());
-  const Tensor counts =
-      added_into_bins(zeros({bins + 1}, options), slot, ones({1}, options).expand(slot.sizes()));
+  const Tensor counts = added_into_bins(op, zeros({bins + 1}, options), slot,
+                                        ones({1}, options).expand(slot.sizes()));
   return counts.narrow(0, 0, bins);
 }
 

@@ -21,16 +21,15 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
     return index_select(a.reshape({1}), dim, index).reshape({});
   }
   const int64_t d = wrap_dim(dim, a.dim(), "index_select");
-  check_index_range(index, d, a.size(d), "index_select");
   DimVector out_sizes(a.sizes());
   out_sizes[d] = index.numel();
   const Tensor spread = spread_index(index, d, out_sizes);
-  Tensor out = gather_values(a, d, spread);
+  Tensor out = gather_values("index_select", a, d, spread);
   if (autograd::should_record(a)) {
     autograd::record(
         "index_select", {a}, out,
         [in = InputInfo(a), d, spread = SavedTensor(spread)](const Tensor& grad, GradInputs& g) {
-          g[0] = scatter_add_into_zeros(in.sizes, d, spread.get(), grad);
+          g[0] = scatter_add_into_zeros("index_select", in.sizes, d, spread.get(), grad);
         });
   }
   return out;
@@ -43,13 +42,12 @@ Tensor gather(const Tensor& a, int64_t dim, const Tensor& index) {
   }
   const int64_t d = wrap_dim(dim, a.dim(), "gather");
   check_index_shape(a, d, index, nullptr, "gather");
-  check_index_range(index, d, a.size(d), "gather");
-  Tensor out = gather_values(a, d, index);
+  Tensor out = gather_values("gather", a, d, index);
   if (autograd::should_record(a)) {
     autograd::record(
         "gather", {a}, out,
         [in = InputInfo(a), d, saved = SavedTensor(index)](const Tensor& grad, GradInputs& g) {
-          g[0] = scatter_add_into_zeros(in.sizes, d, saved.get(), grad);
+          g[0] = scatter_add_into_zeros("gather", in.sizes, d, saved.get(), grad);
         });
   }
   return out;
@@ -76,7 +74,6 @@ int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index,
               "expected source {} to match self {} apart from dim {}, which must hold the "
               "index's {} entries",
               source.sizes(), self.sizes(), d, index.numel());
-  check_index_range(index, d, self.dim() == 0 ? 1 : self.size(d), op);
   return d;
 }
 
@@ -91,7 +88,7 @@ Tensor index_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor
     return index_add(a.reshape({1}), 0, index.reshape({1}), source.reshape({1}), alpha).reshape({});
   }
   const Tensor scaled = alpha.to_double() == 1.0 ? source : mul(source, alpha);
-  return scatter_recorded(math::ScatterReduce::Sum, "index_add", a, d,
+  return scatter_recorded("index_add", math::ScatterReduce::Sum, a, d,
                           spread_index(index, d, source.sizes()), scaled, scaled);
 }
 
@@ -100,7 +97,7 @@ Tensor index_copy(const Tensor& a, int64_t dim, const Tensor& index, const Tenso
   if (a.dim() == 0) {
     return index_copy(a.reshape({1}), 0, index.reshape({1}), source.reshape({1})).reshape({});
   }
-  return scatter_recorded(math::ScatterReduce::Assign, "index_copy", a, d,
+  return scatter_recorded("index_copy", math::ScatterReduce::Assign, a, d,
                           spread_index(index, d, source.sizes()), source, source);
 }
 

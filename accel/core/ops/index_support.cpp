@@ -44,7 +44,7 @@ void check_index_shape(const Tensor& self, int64_t dim, const Tensor& index, con
   }
 }
 
-Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index) {
+Tensor gather_values(const char* name, const Tensor& input, int64_t dim, const Tensor& index) {
   Tensor out = empty(index.sizes(), input.options());
   const DimVector in_strides = strides_without(input, dim);
   const Loop<3> loop(index.sizes(), {bytes(out), bytes(input), bytes(index)},
@@ -52,50 +52,50 @@ Tensor gather_values(const Tensor& input, int64_t dim, const Tensor& index) {
                      {out.element_size(), input.element_size(), index.element_size()});
   backend(input.device())
       .gather(input.dtype(), index.dtype(), loop, input.stride(dim) * input.element_size(),
-              input.size(dim), current_stream(input.device()));
+              input.size(dim), {name, dim}, current_stream(input.device()));
   return out;
 }
 
-void scatter_into(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
-                  const Tensor& src) {
+void scatter_into(const char* name, math::ScatterReduce op, const Tensor& self, int64_t dim,
+                  const Tensor& index, const Tensor& src) {
   const DimVector self_strides = strides_without(self, dim);
   const Loop<3> loop(index.sizes(), {bytes(self), bytes(src), bytes(index)},
                      {self_strides, src.strides(), index.strides()},
                      {self.element_size(), src.element_size(), index.element_size()});
   backend(self.device())
       .scatter(op, self.dtype(), index.dtype(), loop, self.stride(dim) * self.element_size(),
-               self.size(dim), current_stream(self.device()));
+               self.size(dim), {name, dim}, current_stream(self.device()));
 }
 
-Tensor scattered(math::ScatterReduce op, const Tensor& self, int64_t dim, const Tensor& index,
-                 const Tensor& src) {
+Tensor scattered(const char* name, math::ScatterReduce op, const Tensor& self, int64_t dim,
+                 const Tensor& index, const Tensor& src) {
   Tensor out = self.detach().clone();
-  scatter_into(op, out, dim, index, src);
+  scatter_into(name, op, out, dim, index, src);
   return out;
 }
 
-Tensor scatter_recorded(math::ScatterReduce op, const char* name, const Tensor& self, int64_t dim,
+Tensor scatter_recorded(const char* name, math::ScatterReduce op, const Tensor& self, int64_t dim,
                         const Tensor& index, const Tensor& src, const Tensor& recorded_src) {
-  Tensor out = scattered(op, self, dim, index, src);
+  Tensor out = scattered(name, op, self, dim, index, src);
   if (autograd::should_record(self, recorded_src)) {
     autograd::record(
         name, {self, recorded_src}, out,
-        [op, dim, saved = autograd::SavedTensor(index), src_sizes = DimVector(src.sizes())](
+        [name, op, dim, saved = autograd::SavedTensor(index), src_sizes = DimVector(src.sizes())](
             const Tensor& grad, autograd::GradInputs& g) {
           const Tensor& index = saved.get();
           if (g.needs(0)) {
             g[0] = op == math::ScatterReduce::Assign ? scatter(grad, dim, index, 0) : grad;
           }
-          if (g.needs(1)) g[1] = pad_to(gather_values(grad, dim, index), src_sizes);
+          if (g.needs(1)) g[1] = pad_to(gather_values(name, grad, dim, index), src_sizes);
         });
   }
   return out;
 }
 
-Tensor scatter_add_into_zeros(IntArrayRef sizes, int64_t dim, const Tensor& index,
+Tensor scatter_add_into_zeros(const char* name, IntArrayRef sizes, int64_t dim, const Tensor& index,
                               const Tensor& grad) {
   Tensor result = zeros(sizes, grad.options());
-  scatter_into(math::ScatterReduce::Sum, result, dim, index, grad);
+  scatter_into(name, math::ScatterReduce::Sum, result, dim, index, grad);
   return result;
 }
 

@@ -34,7 +34,6 @@ int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, cons
   }
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), op);
   check_index_shape(self, d, index, src, op);
-  check_index_range(index, d, self.dim() == 0 ? 1 : self.size(d), op);
   return d;
 }
 
@@ -53,23 +52,25 @@ Tensor read_part(const Tensor& src, const Tensor& index) {
 Tensor scatter_add(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) {
   const int64_t d = check_scatter(a, dim, index, &src, "scatter_add");
   if (a.dim() == 0) return scatter_add(one_dim(a), 0, one_dim(index), one_dim(src)).reshape({});
-  return scatter_recorded(ScatterReduce::Sum, "scatter_add", a, d, index, src, src);
+  return scatter_recorded("scatter_add", ScatterReduce::Sum, a, d, index, src, src);
 }
 
 Tensor scatter(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) {
   const int64_t d = check_scatter(a, dim, index, &src, "scatter");
   if (a.dim() == 0) return scatter(one_dim(a), 0, one_dim(index), one_dim(src)).reshape({});
-  return scatter_recorded(ScatterReduce::Assign, "scatter", a, d, index, src, src);
+  return scatter_recorded("scatter", ScatterReduce::Assign, a, d, index, src, src);
 }
 
 Tensor scatter(const Tensor& a, int64_t dim, const Tensor& index, const Scalar& value) {
   const int64_t d = check_scatter(a, dim, index, nullptr, "scatter");
   if (a.dim() == 0) return scatter(one_dim(a), 0, one_dim(index), value).reshape({});
-  return scatter_recorded(ScatterReduce::Assign, "scatter", a, d, index,
+  return scatter_recorded("scatter", ScatterReduce::Assign, a, d, index,
                           full({}, value, a.options()).expand(index.sizes()), Tensor());
 }
 
 namespace {
+
+constexpr const char* kReduceOp = "scatter_reduce";
 
 enum class Reduction { Sum, Prod, Mean, Amax, Amin };
 
@@ -110,12 +111,12 @@ Reduced reduce_forward(const Tensor& a, int64_t d, const Tensor& index, const Te
   Tensor base = a;
   if (!include_self) {
     if (r == Reduction::Amax || r == Reduction::Amin) {
-      base = scattered(ScatterReduce::Assign, a, d, index, src);
+      base = scattered(kReduceOp, ScatterReduce::Assign, a, d, index, src);
     } else {
       base = scatter(a, d, index, r == Reduction::Prod ? 1 : 0);
     }
   }
-  Reduced result{scattered(kernel_op(r), base, d, index, src), Tensor()};
+  Reduced result{scattered(kReduceOp, kernel_op(r), base, d, index, src), Tensor()};
   if (r == Reduction::Mean) {
     const Tensor own = include_self ? ones_like(a) : scatter(ones_like(a), d, index, 0);
     result.counts = scatter_add(own, d, index, ones_like(src));
@@ -134,11 +135,11 @@ std::pair<Tensor, Tensor> reduce_backward(const Tensor& grad, const Tensor& self
   switch (r) {
     case Reduction::Sum:
       grad_self = grad;
-      grad_src = gather_values(grad, d, index);
+      grad_src = gather_values(kReduceOp, grad, d, index);
       break;
     case Reduction::Mean:
       grad_self = grad / forward.counts;
-      grad_src = gather_values(grad_self, d, index);
+      grad_src = gather_values(kReduceOp, grad_self, d, index);
       break;
     case Reduction::Prod: {
       // Products without a zero factor divide out the one factor; a zero factor gets the
@@ -149,12 +150,13 @@ std::pair<Tensor, Tensor> reduce_backward(const Tensor& grad, const Tensor& self
           grad * reduce_forward(masked_self, d, index, src, r, include_self).out / masked_self;
       const Tensor src_zero = eq(src, 0);
       const Tensor zeros_per_group = gather_values(
-          scatter_add(zeros_like(self), d, index, src_zero.to(self.dtype())), d, index);
+          kReduceOp, scatter_add(zeros_like(self), d, index, src_zero.to(self.dtype())), d, index);
       const Tensor single_zero = logical_and(src_zero, eq(zeros_per_group, 1));
       const Tensor without_zero =
           reduce_forward(self, d, index, masked_fill(src, single_zero, 1), r, include_self).out;
-      grad_src = where(single_zero, gather_values(grad * without_zero, d, index),
-                       gather_values(grad * result, d, index) / masked_fill(src, src_zero, 1));
+      grad_src =
+          where(single_zero, gather_values(kReduceOp, grad * without_zero, d, index),
+                gather_values(kReduceOp, grad * result, d, index) / masked_fill(src, src_zero, 1));
       break;
     }
     case Reduction::Amax:
@@ -166,12 +168,12 @@ std::pair<Tensor, Tensor> reduce_backward(const Tensor& grad, const Tensor& self
             self_is_result,
             logical_not(scatter(zeros_like(self, self.options().dtype(kBool)), d, index, true)));
       }
-      const Tensor src_is_result = eq(src, gather_values(result, d, index));
+      const Tensor src_is_result = eq(src, gather_values(kReduceOp, result, d, index));
       const Tensor shares =
           scatter_add(self_is_result.to(grad.dtype()), d, index, src_is_result.to(grad.dtype()));
       const Tensor share = grad / shares;
       grad_self = where(self_is_result, share, 0);
-      grad_src = where(src_is_result, gather_values(share, d, index), 0);
+      grad_src = where(src_is_result, gather_values(kReduceOp, share, d, index), 0);
       break;
     }
   }
@@ -184,8 +186,10 @@ std::pair<Tensor, Tensor> reduce_backward(const Tensor& grad, const Tensor& self
 Tensor scatter_reduce(const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src,
                       std::string_view reduce, bool include_self) {
   const Reduction r = parse_reduction(reduce);
-  const int64_t d = check_scatter(a, dim, index, &src, "scatter_reduce");
-  ACCEL_CHECK(a.dtype() != kBool, "scatter_reduce", "not implemented for dtype {}", a.dtype());
+  const int64_t d = check_scatter(a, dim, index, &src, kReduceOp);
+  ACCEL_CHECK(a.dtype() != kBool, kReduceOp, "not implemented for dtype {}", a.dtype());
+  // Its first scatter may be the value scatter (named scatter): the range is checked here.
+  check_index_range(index, d, a.dim() == 0 ? 1 : a.size(d), kReduceOp);
   if (a.dim() == 0) {
     return scatter_reduce(one_dim(a), 0, one_dim(index), one_dim(src), reduce, include_self)
         .reshape({});
@@ -196,7 +200,7 @@ Tensor scatter_reduce(const Tensor& a, int64_t dim, const Tensor& index, const T
     forward = reduce_forward(a, d, index, src, r, include_self);
   }
   if (autograd::should_record(a, src)) {
-    autograd::record("scatter_reduce", {a, src}, forward.out,
+    autograd::record(kReduceOp, {a, src}, forward.out,
                      [d, r, include_self, self = SavedTensor(a), saved_src = SavedTensor(src),
                       saved_index = SavedTensor(index), result = SavedTensor(forward.out),
                       counts = SavedTensor(forward.counts)](const Tensor& grad, GradInputs& g) {

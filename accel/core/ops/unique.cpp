@@ -109,9 +109,9 @@ std::optional<std::tuple<Tensor, Tensor, Tensor>> unique_by_counting(const Tenso
   if (widest >= std::max(kMaxSpan, static_cast<uint64_t>(flat.numel()))) return std::nullopt;
   const int64_t span = static_cast<int64_t>(widest) + 1;
   const TensorOptions index_options = TensorOptions(kInt64).device(a.device());
-  const Tensor bin = flat - low;  // in [0, span): the bins need no range check
+  const Tensor bin = flat - low;  // in [0, span)
   Tensor per_value = zeros({span}, index_options);
-  scatter_into(math::ScatterReduce::Sum, per_value, 0, bin,
+  scatter_into("unique", math::ScatterReduce::Sum, per_value, 0, bin,
                ones({1}, index_options).expand(bin.sizes()));
   const Tensor present = per_value > 0;
   const Tensor present_bins = nonzero(present).reshape({-1});
@@ -119,9 +119,9 @@ std::optional<std::tuple<Tensor, Tensor, Tensor>> unique_by_counting(const Tenso
   Tensor inverse = empty({0}, index_options), counts = empty({0}, index_options);
   if (return_inverse) {
     const Tensor number = cumsum(present, 0) - 1;  // each bin's place among those in use
-    inverse = gather_values(number, 0, bin).reshape(a.sizes());
+    inverse = gather_values("unique", number, 0, bin).reshape(a.sizes());
   }
-  if (return_counts) counts = gather_values(per_value, 0, present_bins);
+  if (return_counts) counts = gather_values("unique", per_value, 0, present_bins);
   return std::tuple{values, inverse, counts};
 }
 

@@ -67,10 +67,6 @@ void raise_device_error(int device) {
   }
   switch (error.kind) {
     case DeviceErrorKind::IndexOutOfRange:
-      if (error.dim < 0) {  // a kernel that knows the size indexed but not which dim it is
-        fail(error.op, "index {} is out of bounds for size {} (found on cuda:{})", error.value,
-             error.size, device);
-      }
       fail(error.op, "index {} is out of bounds for dimension {} with size {} (found on cuda:{})",
            error.value, error.dim, error.size, device);
     case DeviceErrorKind::IntegerDivisionByZero:

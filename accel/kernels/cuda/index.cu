@@ -39,21 +39,20 @@ __global__ void check_indices_kernel(const I* index, int64_t n, int64_t size, In
   }
 }
 
-// gather and scatter test every index themselves: the ops run check_indices before them on
-// the same stream, which has reported a bad index (naming its dim) by then, but a kernel must
-// not address memory through one whatever its caller did. An index outside [0, dim_size) is
-// reported once per thread, so reports stay bounded by the grid however many indices are bad,
-// under dim -1: the kernel is not told which dim of the op's tensor it indexes. `op` is a
-// string literal of the host's, which reads the record.
+// gather and scatter test every index themselves (the ops run no check_indices before them).
+// An index outside [0, dim_size) is reported once per thread, so reports stay bounded by the
+// grid however many indices are bad. `check.op` is a string literal of the host's, which reads
+// the record.
 struct IndexRange {
   int64_t dim_size;
-  const char* op;
+  IndexCheck check;
   DeviceErrorRecord* record;
 
   __device__ bool holds(int64_t at, bool& reported) const {
     if (at >= 0 && at < dim_size) return true;
     if (!reported) {
-      report_device_error(record, DeviceErrorKind::IndexOutOfRange, op, at, dim_size, -1);
+      report_device_error(record, DeviceErrorKind::IndexOutOfRange, check.op, at, dim_size,
+                          check.dim);
       reported = true;
     }
     return false;
@@ -150,30 +149,29 @@ void check_indices(ScalarType index_type, const void* index, int64_t n, int64_t 
 }
 
 void gather(ScalarType dtype, ScalarType index_type, const Loop<3>& loop, int64_t dim_stride,
-            int64_t dim_size, const Stream& stream) {
-  dispatch_all(dtype, "gather", [&]<typename T>() {
-    dispatch_index(index_type, "gather", [&]<typename I>() {
+            int64_t dim_size, IndexCheck check, const Stream& stream) {
+  dispatch_all(dtype, check.op, [&]<typename T>() {
+    dispatch_index(index_type, check.op, [&]<typename I>() {
       if (loop.numel == 0) return;
       const cudaStream_t s = launch_stream(stream);
       gather_kernel<T, I><<<capped_blocks(loop.numel), kThreadsPerBlock, 0, s>>>(
-          loop, dim_stride, {dim_size, "gather", device_error_record(stream.device().index)});
-      check_launch("gather");
+          loop, dim_stride, {dim_size, check, device_error_record(stream.device().index)});
+      check_launch(check.op);
     });
   });
 }
 
 void scatter(math::ScatterReduce op, ScalarType dtype, ScalarType index_type, const Loop<3>& loop,
-             int64_t dim_stride, int64_t dim_size, const Stream& stream) {
-  const char* name = math::scatter_name(op);
+             int64_t dim_stride, int64_t dim_size, IndexCheck check, const Stream& stream) {
   math::visit(op, [&]<math::ScatterReduce Op>() {
-    dispatch_all(dtype, name, [&]<typename T>() {
-      dispatch_index(index_type, name, [&]<typename I>() {
+    dispatch_all(dtype, check.op, [&]<typename T>() {
+      dispatch_index(index_type, check.op, [&]<typename I>() {
         if (loop.numel == 0) return;
         const Lines split = split_lines(loop);
         const cudaStream_t s = launch_stream(stream);
         scatter_kernel<Op, T, I><<<capped_blocks(split.lines.numel), kThreadsPerBlock, 0, s>>>(
-            split, dim_stride, {dim_size, name, device_error_record(stream.device().index)});
-        check_launch(name);
+            split, dim_stride, {dim_size, check, device_error_record(stream.device().index)});
+        check_launch(check.op);
       });
     });
   });
