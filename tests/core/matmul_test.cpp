@@ -124,12 +124,16 @@ TEST(Matmul, ResultsDoNotDependOnTheThreadCount) {
   const Tensor b = counting({1024, 520}).cos();
   const Tensor batch_a = counting({64, 8, 16}).sin();
   const Tensor batch_b = counting({16, 8}).cos();
+  // x · Wᵀ: W packed once for one thread's 400 rows, once per row block on threads' shares.
+  const Tensor x = counting({400, 256}).sin(), w = counting({520, 256}).cos();
   set_num_threads(1);
   const Tensor large = mm(a, b);
+  const Tensor by_rows = mm(x, w.t());
   const Tensor batched = matmul(batch_a.transpose(1, 2), batch_a);
   const Tensor folded = matmul(batch_a, batch_b);
   set_num_threads(2);
   EXPECT_TRUE(mm(a, b).equal(large));
+  EXPECT_TRUE(mm(x, w.t()).equal(by_rows));
   EXPECT_TRUE(matmul(batch_a.transpose(1, 2), batch_a).equal(batched));
   EXPECT_TRUE(matmul(batch_a, batch_b).equal(folded));
 }

@@ -2,7 +2,8 @@
 // cut into several blocks, transposed operands, an output wider than the product, and the
 // accumulating form, in float32 and float64. Row-major right operands are read in place by the
 // first row panel (which packs them for the others): one row panel, several, and a last,
-// narrower column panel packed beforehand are all among the shapes.
+// narrower column panel packed beforehand are all among the shapes. Right operands packed whole
+// ahead of the product are read by column ranges.
 #include "accel/kernels/cpu/packed_gemm.h"
 
 #include <gtest/gtest.h>
@@ -19,11 +20,30 @@ namespace {
 using testing_values::exact;
 using testing_values::Shape;
 
-// How the test hands packed_gemm its left operand.
+// How the test hands packed_gemm its left operand, and its right one: as a matrix in memory, or
+// packed ahead and multiplied in two column ranges (split at a panel boundary).
 enum class Left { kPacked, kInPlace };
+enum class Right { kInMemory, kPackedAhead };
 
 template <typename T>
-void check(Shape s, bool transposed_operands, bool accumulate, Left mode = Left::kPacked) {
+std::vector<T> product(Shape s, const LeftOperand<T>& left, const StridedMatrix<T>& right,
+                       std::vector<T> out, int64_t out_stride, bool accumulate, Right mode) {
+  if (mode == Right::kInMemory) {
+    PanelBuffer<T> scratch;
+    packed_gemm(left, right, out.data(), out_stride, accumulate, scratch);
+    return out;
+  }
+  PackedRight<T> packed;
+  packed.pack(right);
+  const int64_t split = s.n / 2 / kRightPanelWidth<T> * kRightPanelWidth<T>;
+  if (split > 0) packed_gemm(left, packed, 0, split, out.data(), out_stride, accumulate);
+  packed_gemm(left, packed, split, s.n - split, out.data() + split, out_stride, accumulate);
+  return out;
+}
+
+template <typename T>
+void check(Shape s, bool transposed_operands, bool accumulate, Left mode = Left::kPacked,
+           Right right_mode = Right::kInMemory) {
   const std::vector<T> a = exact<T>(s.m * s.depth, 1), b = exact<T>(s.depth * s.n, 2);
   // Row-major, or stored transposed and read through the strides.
   const StridedMatrix<T> left = transposed_operands
@@ -33,15 +53,13 @@ void check(Shape s, bool transposed_operands, bool accumulate, Left mode = Left:
                                      ? StridedMatrix<T>{b.data(), s.depth, s.n, 1, s.depth}
                                      : StridedMatrix<T>{b.data(), s.depth, s.n, s.n, 1};
   const int64_t out_stride = s.n + 3;
-  std::vector<T> out = exact<T>(s.m * out_stride, 3);
-  const std::vector<T> before = out;
-  PanelBuffer<T> scratch;
+  const std::vector<T> before = exact<T>(s.m * out_stride, 3);
   LeftOperand<T> operand;
   if (mode == Left::kInPlace)
     operand.read_in_place(left);
   else
     operand.pack(left);
-  packed_gemm(operand, right, out.data(), out_stride, accumulate, scratch);
+  const std::vector<T> out = product(s, operand, right, before, out_stride, accumulate, right_mode);
   testing_values::expect_product(s, out_stride, out, before, [&](int64_t i, int64_t j) {
     const size_t at = static_cast<size_t>(i * out_stride + j);
     double sum = accumulate ? double(before[at]) : 0.0;
@@ -79,6 +97,28 @@ TEST(PackedGemm, ALeftOperandReadInPlaceMatchesALoop) {
     for (bool accumulate : {false, true}) {
       check<float>(s, false, accumulate, Left::kInPlace);
       check<double>(s, false, accumulate, Left::kInPlace);
+    }
+  }
+}
+
+// A right operand packed ahead gives every element the bits packing it per product does (the
+// CPU's products pack it ahead or not by the rows a thread's tile has).
+TEST(PackedGemm, ARightOperandPackedAheadMatchesALoopAndGivesTheSameBits) {
+  for (const Shape& s : kShapes) {
+    for (bool transposed : {false, true}) {
+      for (bool accumulate : {false, true}) {
+        check<float>(s, transposed, accumulate, Left::kPacked, Right::kPackedAhead);
+        check<double>(s, transposed, accumulate, Left::kPacked, Right::kPackedAhead);
+      }
+      const std::vector<float> a = exact<float>(s.m * s.depth, 1),
+                               b = exact<float>(s.depth * s.n, 2);
+      const LeftOperand<float> left(StridedMatrix<float>{a.data(), s.m, s.depth, s.depth, 1});
+      const StridedMatrix<float> right =
+          transposed ? StridedMatrix<float>{b.data(), s.depth, s.n, 1, s.depth}
+                     : StridedMatrix<float>{b.data(), s.depth, s.n, s.n, 1};
+      const std::vector<float> zeros(static_cast<size_t>(s.m * s.n), 0.f);
+      EXPECT_EQ(product(s, left, right, zeros, s.n, false, Right::kPackedAhead),
+                product(s, left, right, zeros, s.n, false, Right::kInMemory));
     }
   }
 }

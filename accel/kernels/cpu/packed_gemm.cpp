@@ -206,14 +206,25 @@ void LeftOperand<T>::pack(const StridedMatrix<T>& a) {
   padded_rows_ = round_up(a.rows, kPanelRows);
   data_ = panels_.reserve(padded_rows_ * depth_);
   const int64_t block_depth = depth_block(depth_);
+  const int64_t full_rows = a.rows / kPanelRows * kPanelRows;
   for (int64_t begin = 0; begin < depth_; begin += block_depth) {
     const int64_t depth = std::min(block_depth, depth_ - begin);
     T* block = data_ + begin * padded_rows_;
-    for (int64_t first = 0; first < padded_rows_; first += kPanelRows) {
-      T* panel = block + first * depth;
-      const T* rows = a.data + first * a.row_stride + begin * a.col_stride;
-      if (first + kPanelRows <= a.rows) {  // written in order, read as eight streams
-        int64_t d = 0;
+    if (a.row_stride == 1) {
+      // Column-major: each depth step's rows lie together, read in order, eight to a panel (a
+      // panel at a time would read one line per depth step, each a page apart).
+      for (int64_t d = 0; d < depth; ++d) {
+        const T* column = a.data + (begin + d) * a.col_stride;
+        for (int64_t first = 0; first < full_rows; first += kPanelRows) {
+          std::memcpy(block + first * depth + d * kPanelRows, column + first,
+                      kPanelRows * sizeof(T));
+        }
+      }
+    } else {
+      for (int64_t first = 0; first < full_rows; first += kPanelRows) {
+        T* panel = block + first * depth;
+        const T* rows = a.data + first * a.row_stride + begin * a.col_stride;
+        int64_t d = 0;  // written in order, read as eight streams
         if (a.col_stride == 1) {
           for (; d + kPanelRows <= depth; d += kPanelRows) {
             simd::transpose_8x8(rows + d, a.row_stride, panel + d * kPanelRows, kPanelRows);
@@ -225,13 +236,15 @@ void LeftOperand<T>::pack(const StridedMatrix<T>& a) {
             panel[d * kPanelRows + r] = rows[r * a.row_stride + d * a.col_stride];
           }
         }
-        continue;
       }
-      for (int64_t r = 0; r < kPanelRows; ++r) {
-        for (int64_t d = 0; d < depth; ++d) {
-          panel[d * kPanelRows + r] =
-              first + r < a.rows ? rows[r * a.row_stride + d * a.col_stride] : T(0);
-        }
+    }
+    if (full_rows == a.rows) continue;
+    T* panel = block + full_rows * depth;  // the last, zero-padded
+    const T* rows = a.data + full_rows * a.row_stride + begin * a.col_stride;
+    for (int64_t r = 0; r < kPanelRows; ++r) {
+      for (int64_t d = 0; d < depth; ++d) {
+        panel[d * kPanelRows + r] =
+            full_rows + r < a.rows ? rows[r * a.row_stride + d * a.col_stride] : T(0);
       }
     }
   }
@@ -272,12 +285,13 @@ auto tile_for(const LeftOperand<T>& a, int64_t vectors, bool copies) {
 }
 
 // packed_gemm for a right operand of b_rows x n whose panels `panels` provides, for each depth
-// block [begin, begin + depth): prepare() packs the panels the tiles will not, and in_place(begin,
-// col) gives the panel at column col where it lies in the operand, for the first row panel to
-// read and pack for the others, or nothing where prepare() packed it.
+// block [begin, begin + depth): prepare() packs the panels the tiles will not and returns where
+// the block's panels lie (column col's at col * depth from there), and in_place(begin, col)
+// gives the panel at column col where it lies in the operand, for the first row panel to read
+// and pack for the others, or nothing where prepare() packed it.
 template <typename T, typename Panels>
 void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out, int64_t out_stride,
-                     bool accumulate, PanelBuffer<T>& right, const Panels& panels) {
+                     bool accumulate, const Panels& panels) {
   constexpr int64_t width = kRightPanelWidth<T>;
   ACCEL_CHECK(b_rows == a.depth(), "packed_gemm", "depth {} of the left operand against {} rows",
               a.depth(), b_rows);
@@ -288,11 +302,10 @@ void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out,
   const int64_t block_depth = depth_block(a.depth());
   // Outputs that every depth block rereads, too many to stay in the L1 cache in between.
   const bool prefetch_out = block_depth < a.depth() && m * n * int64_t(sizeof(T)) > 32 * 1024;
-  T* packed = right.reserve(block_depth * round_up(n, width));
   for (int64_t begin = 0; begin < a.depth(); begin += block_depth) {
     const int64_t depth = std::min(block_depth, a.depth() - begin);
     const bool add = accumulate || begin > 0;
-    panels.prepare(begin, depth, packed);
+    T* const packed = panels.prepare(begin, depth);
     for (int64_t col = 0; col < n; col += width) {
       T* panel = packed + col * depth;
       const int64_t cols = std::min(width, n - col);
@@ -316,12 +329,20 @@ void multiply_panels(const LeftOperand<T>& a, int64_t b_rows, int64_t n, T* out,
   }
 }
 
-// A matrix with strided rows, packed whole, one depth block at a time, before the tiles read it.
+// Room for one depth block of a right operand's panels, n columns wide.
+template <typename T>
+T* block_buffer(PanelBuffer<T>& right, int64_t depth, int64_t n) {
+  return right.reserve(depth_block(depth) * round_up(n, kRightPanelWidth<T>));
+}
+
+// A matrix with strided rows, packed one depth block at a time before the tiles read it.
 template <typename T>
 struct PackedBeforeTiles {
   const StridedMatrix<T>& b;
-  void prepare(int64_t begin, int64_t depth, T* packed) const {
-    pack_right(b, begin, depth, packed);
+  T* buffer = nullptr;
+  T* prepare(int64_t begin, int64_t depth) const {
+    pack_right(b, begin, depth, buffer);
+    return buffer;
   }
   std::optional<RowsInMemory<T>> in_place(int64_t, int64_t) const { return std::nullopt; }
 };
@@ -331,11 +352,14 @@ struct PackedBeforeTiles {
 template <typename T>
 struct PackedByFirstRowPanel {
   const StridedMatrix<T>& b;
+  T* buffer = nullptr;
   int64_t full_cols = b.cols / kRightPanelWidth<T> * kRightPanelWidth<T>;
-  void prepare(int64_t begin, int64_t depth, T* packed) const {
-    if (full_cols == b.cols) return;
-    pack_right<T>({b.data + full_cols, b.rows, b.cols - full_cols, b.row_stride, 1}, begin, depth,
-                  packed + full_cols * depth);
+  T* prepare(int64_t begin, int64_t depth) const {
+    if (full_cols < b.cols) {
+      pack_right<T>({b.data + full_cols, b.rows, b.cols - full_cols, b.row_stride, 1}, begin, depth,
+                    buffer + full_cols * depth);
+    }
+    return buffer;
   }
   std::optional<RowsInMemory<T>> in_place(int64_t begin, int64_t col) const {
     if (col >= full_cols) return std::nullopt;
@@ -347,36 +371,74 @@ struct PackedByFirstRowPanel {
 template <typename T>
 struct MaskedByFirstRowPanel {
   const MaskedRows<T>& b;
-  void prepare(int64_t, int64_t, T*) const {}
+  T* buffer = nullptr;
+  T* prepare(int64_t, int64_t) const { return buffer; }
   std::optional<MaskedPanel<T>> in_place(int64_t begin, int64_t col) const {
     return MaskedPanel<T>{b.base, b.rows + begin, b.kept, col / kLanes<T>};
   }
 };
 
+// Columns of an operand packed before the product: nothing to pack, nothing read in place (so
+// no tile copies into the panels, and handing them out writable is safe).
+template <typename T>
+struct PackedAhead {
+  const PackedRight<T>& b;
+  int64_t first;
+  T* prepare(int64_t begin, int64_t depth) const {
+    return const_cast<T*>(b.block(begin, depth, first));
+  }
+  std::optional<RowsInMemory<T>> in_place(int64_t, int64_t) const { return std::nullopt; }
+};
+
 }  // namespace
+
+template <typename T>
+void PackedRight<T>::pack(const StridedMatrix<T>& b) {
+  rows_ = b.rows;
+  cols_ = b.cols;
+  padded_cols_ = round_up(b.cols, kRightPanelWidth<T>);
+  data_ = panels_.reserve(rows_ * padded_cols_);
+  const int64_t block_depth = depth_block(rows_);
+  for (int64_t begin = 0; begin < rows_; begin += block_depth) {
+    const int64_t depth = std::min(block_depth, rows_ - begin);
+    pack_right(b, begin, depth, data_ + begin * padded_cols_);
+  }
+}
 
 template <typename T>
 void packed_gemm(const LeftOperand<T>& a, const StridedMatrix<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
+  T* buffer = block_buffer(right, b.rows, b.cols);
   if (b.col_stride != 1) {
-    multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate, right, PackedBeforeTiles<T>{b});
+    multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate,
+                    PackedBeforeTiles<T>{b, buffer});
     return;
   }
-  multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate, right,
-                  PackedByFirstRowPanel<T>{b});
+  multiply_panels(a, b.rows, b.cols, out, out_stride, accumulate,
+                  PackedByFirstRowPanel<T>{b, buffer});
 }
 
 template <typename T>
 void packed_gemm(const LeftOperand<T>& a, const MaskedRows<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right) {
-  multiply_panels(a, b.row_count, b.cols, out, out_stride, accumulate, right,
-                  MaskedByFirstRowPanel<T>{b});
+  multiply_panels(a, b.row_count, b.cols, out, out_stride, accumulate,
+                  MaskedByFirstRowPanel<T>{b, block_buffer(right, b.row_count, b.cols)});
+}
+
+template <typename T>
+void packed_gemm(const LeftOperand<T>& a, const PackedRight<T>& b, int64_t first, int64_t cols,
+                 T* out, int64_t out_stride, bool accumulate) {
+  ACCEL_CHECK(first % kRightPanelWidth<T> == 0 && first + cols <= b.cols(), "packed_gemm",
+              "columns [{}, {}) of a packed operand {} wide", first, first + cols, b.cols());
+  multiply_panels(a, b.rows(), cols, out, out_stride, accumulate, PackedAhead<T>{b, first});
 }
 
 template class PanelBuffer<float>;
 template class PanelBuffer<double>;
 template class LeftOperand<float>;
 template class LeftOperand<double>;
+template class PackedRight<float>;
+template class PackedRight<double>;
 template void packed_gemm(const LeftOperand<float>&, const StridedMatrix<float>&, float*, int64_t,
                           bool, PanelBuffer<float>&);
 template void packed_gemm(const LeftOperand<double>&, const StridedMatrix<double>&, double*,
@@ -385,5 +447,9 @@ template void packed_gemm(const LeftOperand<float>&, const MaskedRows<float>&, f
                           bool, PanelBuffer<float>&);
 template void packed_gemm(const LeftOperand<double>&, const MaskedRows<double>&, double*, int64_t,
                           bool, PanelBuffer<double>&);
+template void packed_gemm(const LeftOperand<float>&, const PackedRight<float>&, int64_t, int64_t,
+                          float*, int64_t, bool);
+template void packed_gemm(const LeftOperand<double>&, const PackedRight<double>&, int64_t, int64_t,
+                          double*, int64_t, bool);
 
 }  // namespace accel::cpu

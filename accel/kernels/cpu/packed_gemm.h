@@ -106,6 +106,27 @@ struct MaskedRows {
   int64_t row_count, cols;
 };
 
+// A right operand packed whole, every depth block as packed_gemm lays it out, for products that
+// would each pack it again: the row blocks of x · Wᵀ, whose W is transposed into panels.
+template <typename T>
+class PackedRight {
+ public:
+  // Packs `b`, reusing the storage of an earlier pack.
+  void pack(const StridedMatrix<T>& b);
+
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  // Depth block [begin, begin + depth)'s panels from column `first` on.
+  const T* block(int64_t begin, int64_t depth, int64_t first) const {
+    return data_ + begin * padded_cols_ + first * depth;
+  }
+
+ private:
+  int64_t rows_ = 0, cols_ = 0, padded_cols_ = 0;
+  PanelBuffer<T> panels_;
+  T* data_ = nullptr;
+};
+
 // out (a.rows() x b.cols(), row stride out_stride) = a · b, or out += a · b when accumulate.
 // b.rows() must equal a.depth(). `right` is the thread's buffer for packing b. T: float or
 // double.
@@ -115,5 +136,10 @@ void packed_gemm(const LeftOperand<T>& a, const StridedMatrix<T>& b, T* out, int
 template <typename T>
 void packed_gemm(const LeftOperand<T>& a, const MaskedRows<T>& b, T* out, int64_t out_stride,
                  bool accumulate, PanelBuffer<T>& right);
+// Columns [first, first + cols) of a packed right operand, `first` a multiple of
+// kRightPanelWidth.
+template <typename T>
+void packed_gemm(const LeftOperand<T>& a, const PackedRight<T>& b, int64_t first, int64_t cols,
+                 T* out, int64_t out_stride, bool accumulate);
 
 }  // namespace accel::cpu
