@@ -399,6 +399,52 @@ TEST(LinalgFactors, CholeskyOfManyColumnBlocks) {
   EXPECT_EQ(std::get<1>(linalg::cholesky_ex(failing)).item<int64_t>(), 150);
 }
 
+TEST(LinalgFactors, TriangularSolvesOfManyRowBlocksAndColumns) {
+  // Past 64 rows the solves go a block of 64 rows at a time (by substitution, then a product
+  // for the rows left), 128 right-hand sides to a thread: whole and partial blocks of rows, a
+  // last part of columns neither a whole vector nor one, every triangle and transposition, the
+  // solves from LU factors, and the same bits on any thread count.
+  manual_seed(13);
+  for (const ScalarType dtype : {kFloat64, kFloat32}) {
+    const double tolerance = dtype == kFloat64 ? 1e-10 : 1e-3;
+    for (const int64_t n : {65, 128, 150}) {
+      const Tensor b = randn({n, 300}, kFloat64);
+      const Tensor a = randn({n, n}, kFloat64) / double(n) + 2 * eye(n, kFloat64);
+      for (const bool upper : {false, true}) {
+        for (const bool left : {true, false}) {
+          for (const bool unit : {false, true}) {
+            SCOPED_TRACE(
+                fmt::format("{} n {} upper {} left {} unit {}", dtype, n, upper, left, unit));
+            const Tensor triangle = upper ? a.triu() : a.tril();
+            const Tensor stored = unit ? triangle + 5 * eye(n, kFloat64) : triangle;  // unread
+            const Tensor rhs = left ? b : mT(b);
+            const Tensor x =
+                linalg::solve_triangular(stored.to(dtype), rhs.to(dtype), upper, left, unit)
+                    .to(kFloat64);
+            const Tensor used =
+                unit ? triangle - triangle.diag().diag() + eye(n, kFloat64) : triangle;
+            expect_close(left ? matmul(used, x) : matmul(x, used), rhs, tolerance);
+          }
+        }
+      }
+      const auto [lu, pivots] = linalg::lu_factor(a.to(dtype));
+      for (const bool adjoint : {false, true}) {
+        const Tensor x = linalg::lu_solve(lu, pivots, b.to(dtype), true, adjoint).to(kFloat64);
+        expect_close(matmul(adjoint ? mT(a) : a, x), b, tolerance);
+      }
+    }
+  }
+  const Tensor a = randn({200, 200}, kFloat64) + 20 * eye(200, kFloat64);
+  const Tensor b = randn({200, 300}, kFloat64);
+  Tensor one_thread;
+  {
+    testing::ThreadCount single(1);
+    one_thread = linalg::solve(a, b);
+  }
+  testing::ThreadCount several(3);
+  testing::expect_same_bits(linalg::solve(a, b), one_thread, "solve of 200 x 200, 300 columns");
+}
+
 TEST(LinalgFunctions, TorchNamesAndTensorMethodsAreTheLinalgFunctions) {
   manual_seed(5);
   const Tensor a = well(randn({2, 3, 3}, kFloat64));

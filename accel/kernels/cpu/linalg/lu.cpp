@@ -9,6 +9,7 @@
 
 #include "accel/kernels/cpu/linalg.h"
 #include "accel/kernels/cpu/linalg/eigen_matrix.h"
+#include "accel/kernels/cpu/linalg/solve_in_blocks.h"
 
 namespace accel::cpu {
 
@@ -133,15 +134,19 @@ void lu_solve(ScalarType type, const void* lu, const int32_t* pivots, void* b, M
       MatrixMap<T> rhs = matrix_at<T>(b, i, n, k);
       const int32_t* swaps = pivots + i * n;
       if (n <= kSmallLu) return substitute(factors, swaps, rhs, transpose);
+      auto solve = [&](bool lower, bool unit_diagonal) {
+        solve_in_blocks<T>({factors.data(), n, n, transpose, lower, unit_diagonal}, rhs.data(), k,
+                           k);
+      };
       if (!transpose) {
         // A = Pᵀ L U: x = U⁻¹ L⁻¹ P b.
         apply_pivots(rhs, swaps, n, false);
-        factors.template triangularView<Eigen::UnitLower>().solveInPlace(rhs);
-        factors.template triangularView<Eigen::Upper>().solveInPlace(rhs);
+        solve(true, true);
+        solve(false, false);
       } else {
         // Aᵀ = Uᵀ Lᵀ P: x = Pᵀ L⁻ᵀ U⁻ᵀ b.
-        factors.transpose().template triangularView<Eigen::Lower>().solveInPlace(rhs);
-        factors.transpose().template triangularView<Eigen::UnitUpper>().solveInPlace(rhs);
+        solve(true, false);
+        solve(false, true);
         apply_pivots(rhs, swaps, n, true);
       }
     });
