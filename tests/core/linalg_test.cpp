@@ -369,6 +369,35 @@ TEST(LinalgFactors, LargeMatricesTakeTheBlockedFactorization) {
   expect_close(matmul(u * s.unsqueeze(-2), vh), a, 1e-9);
 }
 
+TEST(LinalgFactors, LuOfManyPanels) {
+  // Past 16 rows LU goes a panel of 64 columns at a time: one panel, a whole number of them
+  // and a last partial one, in both precisions. P A = L U with every multiplier at most 1 in
+  // magnitude (partial pivoting); a zero column deep in the matrix is found in its panel; and
+  // one large matrix gives the same bits on any thread count.
+  manual_seed(14);
+  for (const ScalarType dtype : {kFloat64, kFloat32}) {
+    for (const int64_t n : {17, 64, 65, 130, 300}) {
+      SCOPED_TRACE(fmt::format("{} {}", dtype, n));
+      const Tensor a = randn({n, n}, kFloat64);
+      const auto [p, l, u] = linalg::lu(a.to(dtype));
+      expect_close(matmul(p, matmul(l, u)).to(kFloat64), a, dtype == kFloat64 ? 1e-11 : 1e-4);
+      EXPECT_LE(l.abs().max().item<double>(), 1.0);
+      EXPECT_TRUE(equal(u, u.triu()));
+    }
+  }
+  Tensor singular = randn({150, 150}, kFloat64);
+  singular.select(1, 100).zero_();
+  EXPECT_EQ(std::get<1>(linalg::inv_ex(singular)).item<int64_t>(), 101);
+  const Tensor a = randn({300, 300}, kFloat64);
+  Tensor one_thread;
+  {
+    testing::ThreadCount single(1);
+    one_thread = std::get<0>(linalg::lu_factor(a));
+  }
+  testing::ThreadCount several(3);
+  testing::expect_same_bits(std::get<0>(linalg::lu_factor(a)), one_thread, "lu of 300 x 300");
+}
+
 TEST(LinalgFactors, CholeskyOfManyColumnBlocks) {
   // Past 16 rows Cholesky goes a block of 64 columns at a time: one block, a whole number of
   // them, and a last partial one, in both precisions; zeros above the diagonal.

@@ -7,12 +7,10 @@
 // first leading minor that fails, which the op's error names (as LAPACK's potrf reports it).
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
-#include <vector>
 
-#include "accel/kernels/cpu/gemm.h"
 #include "accel/kernels/cpu/linalg.h"
 #include "accel/kernels/cpu/linalg/eigen_matrix.h"
+#include "accel/kernels/cpu/linalg/subtract_product.h"
 
 namespace accel::cpu {
 
@@ -46,7 +44,6 @@ constexpr int64_t kCholeskyBlock = 64, kSmallCholesky = 16;
 template <typename T>
 bool factorize_in_blocks(MatrixMap<T>& a) {
   const int64_t n = a.rows();
-  std::vector<T> product;
   for (int64_t k = 0; k < n; k += kCholeskyBlock) {
     const int64_t width = std::min(kCholeskyBlock, n - k), rest = n - k - width;
     auto diagonal = a.block(k, k, width, width);
@@ -62,13 +59,11 @@ bool factorize_in_blocks(MatrixMap<T>& a) {
     // The trailing lower triangle less panel · panelᵀ, a block of rows at a time (each up to
     // its diagonal block).
     const T* rows_of_panel = &a(k + width, k);
-    const ScalarType dtype = std::is_same_v<T, float> ? kFloat32 : kFloat64;
     for (int64_t first = 0; first < rest; first += kCholeskyBlock) {
       const int64_t rows = std::min(kCholeskyBlock, rest - first), cols = first + rows;
-      product.resize(static_cast<size_t>(rows * cols));
-      gemm(dtype, {}, rows, width, cols, MatrixOperand{rows_of_panel + first * n, n, 1, {}},
-           MatrixOperand{rows_of_panel, 1, n, {}}, product.data());
-      a.block(k + width + first, k + width, rows, cols) -= MatrixMap<T>(product.data(), rows, cols);
+      subtract_product(MatrixOperand{rows_of_panel + first * n, n, 1, {}},
+                       MatrixOperand{rows_of_panel, 1, n, {}}, rows, width, cols,
+                       &a(k + width + first, k + width), n);
     }
   }
   return true;

@@ -2,12 +2,11 @@
 // block of rows at a time (solve_in_blocks.h).
 #include <algorithm>
 #include <type_traits>
-#include <vector>
 
-#include "accel/kernels/cpu/gemm.h"
 #include "accel/kernels/cpu/linalg.h"
 #include "accel/kernels/cpu/linalg/eigen_matrix.h"
 #include "accel/kernels/cpu/linalg/solve_in_blocks.h"
+#include "accel/kernels/cpu/linalg/subtract_product.h"
 
 namespace accel::cpu {
 
@@ -38,9 +37,6 @@ constexpr int64_t kSolveBlock = 64;
 // cost more than they gain on blocks this small): a part's result does not depend on which
 // thread solves it, or on how many there are.
 constexpr int64_t kSolveColumns = 128;
-
-template <typename T>
-using StridedMap = Eigen::Map<RowMajorMatrix<T>, 0, Eigen::OuterStride<>>;
 
 // One diagonal block of op(A): element (i, j) of the block at row and column `first`.
 template <typename T>
@@ -122,8 +118,6 @@ void solve_columns(const Triangle<T>& t, T* b, int64_t k, int64_t ldb) {
     return t.transpose ? MatrixOperand{t.a + c * t.lda + r, 1, t.lda, {}}
                        : MatrixOperand{t.a + r * t.lda + c, t.lda, 1, {}};
   };
-  const ScalarType dtype = std::is_same_v<T, float> ? kFloat32 : kFloat64;
-  std::vector<T> product;
   const int64_t blocks = (n + kSolveBlock - 1) / kSolveBlock;
   for (int64_t step = 0; step < blocks; ++step) {
     // Down the rows for a lower triangle, up them for an upper one.
@@ -133,11 +127,8 @@ void solve_columns(const Triangle<T>& t, T* b, int64_t k, int64_t ldb) {
     // The rows still to solve less op(A)'s block beside them times the rows just solved.
     const int64_t rest_first = t.lower ? first + rows : 0, rest = t.lower ? n - rest_first : first;
     if (rest == 0) continue;
-    product.resize(static_cast<size_t>(rest * k));
-    gemm(dtype, {}, rest, rows, k, operand(rest_first, first),
-         MatrixOperand{b + first * ldb, ldb, 1, {}}, product.data());
-    StridedMap<T>(b + rest_first * ldb, rest, k, Eigen::OuterStride<>(ldb)) -=
-        MatrixMap<T>(product.data(), rest, k);
+    subtract_product(operand(rest_first, first), MatrixOperand{b + first * ldb, ldb, 1, {}}, rest,
+                     rows, k, b + rest_first * ldb, ldb);
   }
 }
 
