@@ -15,7 +15,6 @@
 #include "accel/kernels/cpu/linalg/eigen_matrix.h"
 #include "accel/kernels/cpu/linalg/solve_in_blocks.h"
 #include "accel/kernels/cpu/linalg/subtract_product.h"
-#include "accel/kernels/cpu/packed_gemm.h"
 
 namespace accel::cpu {
 
@@ -146,11 +145,11 @@ template <typename T>
 void factorize(MatrixMap<T>& a, int32_t* pivots) {
   const int64_t n = a.rows();
   if (n <= kSmallLu) return unblocked_lu(a, pivots);
-  thread_local PanelBuffer<T> panel_buffer;
+  const Scratch<T, ScratchUse::Panel> room(n * kLuBlock);
   int64_t swaps[kLuBlock];
   for (int64_t k = 0; k < n; k += kLuBlock) {
     const int64_t right = std::min(k + kLuBlock, n), width = right - k, rows = n - k;
-    T* panel = panel_buffer.reserve(rows * width);
+    T* panel = room.data();
     simd::transpose(&a(k, k), rows, width, n, panel, rows);
     factorize_panel(panel, rows, width, swaps);
     simd::transpose(panel, width, rows, rows, &a(k, k), n);

@@ -1,6 +1,6 @@
 // What the blocked factorizations and solves do to the rows they have not reached: subtract a
 // product of two blocks they have, computed by accel's GEMM (threaded for one large matrix, the
-// same bits on any thread count) into room the calling thread keeps between calls.
+// same bits on any thread count) into room the calling thread keeps (Scratch).
 #pragma once
 
 #include <cstdint>
