@@ -5,6 +5,7 @@
 #include "accel/core/backend.h"
 #include "accel/core/stream.h"
 #include "support/expect_error.h"
+#include "support/index_loop.h"
 #include "support/op_harness.h"
 
 namespace accel {
@@ -189,18 +190,13 @@ TEST(IndexRange, TheFirstBadIndexIsReportedOnAnyThreadCount) {
 TEST(IndexRange, KernelsTestEachIndexThemselves) {
   const Tensor index = tensor({1, 9, 0, -2}).reshape({1, 4});
   const std::vector<int64_t> dim0_zeroed = {0, 1};  // a contiguous [3, 4]'s, dim 0 zeroed
-  auto loop = [&](const Tensor& a, IntArrayRef a_strides, const Tensor& b, IntArrayRef b_strides) {
-    return Loop<3>(index.sizes(),
-                   {static_cast<char*>(a.data_ptr()), static_cast<char*>(b.data_ptr()),
-                    static_cast<char*>(index.data_ptr())},
-                   {a_strides, b_strides, index.strides()}, {4, 4, 8});
-  };
   const Tensor input = arange(12.0, kFloat32).reshape({3, 4});
   const Tensor out = zeros({1, 4});
   expect_error_containing(
       [&] {
-        backend(kCPU).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4,
-                             3, {"gather", 0}, current_stream(kCPU));
+        backend(kCPU).gather(kFloat32, kInt64,
+                             testing::index_loop(index, out, out.strides(), input, dim0_zeroed),
+                             4 * 4, 3, {"gather", 0}, current_stream(kCPU));
       },
       "gather: index 9 is out of bounds for dimension 0 with size 3");
   const Tensor self = zeros({3, 4});
@@ -208,8 +204,8 @@ TEST(IndexRange, KernelsTestEachIndexThemselves) {
   expect_error_containing(
       [&] {
         backend(kCPU).scatter(math::ScatterReduce::Sum, kFloat32, kInt64,
-                              loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3,
-                              {"scatter_add", 0}, current_stream(kCPU));
+                              testing::index_loop(index, self, dim0_zeroed, src, src.strides()),
+                              4 * 4, 3, {"scatter_add", 0}, current_stream(kCPU));
       },
       "scatter_add: index 9 is out of bounds for dimension 0 with size 3");
 }

@@ -13,6 +13,7 @@
 #include "accel/core/backend.h"  // gather and scatter without the ops' range check
 #include "support/cuda_test.h"
 #include "support/expect_error.h"
+#include "support/index_loop.h"
 #include "support/tensor_compare.h"
 
 namespace accel {
@@ -192,16 +193,11 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   ACCEL_REQUIRE_CUDA();
   const Tensor index = tensor({1, 9, 0, -2}).reshape({1, 4}).cuda();
   const std::vector<int64_t> dim0_zeroed = {0, 1};  // a contiguous [3, 4]'s, dim 0 zeroed
-  auto loop = [&](const Tensor& a, IntArrayRef a_strides, const Tensor& b, IntArrayRef b_strides) {
-    return Loop<3>(index.sizes(),
-                   {static_cast<char*>(a.data_ptr()), static_cast<char*>(b.data_ptr()),
-                    static_cast<char*>(index.data_ptr())},
-                   {a_strides, b_strides, index.strides()}, {4, 4, 8});
-  };
   const Tensor input = arange(12.0, kFloat32).reshape({3, 4}).cuda();
   Tensor out = full({1, 4}, 7, kFloat32).cuda();
-  backend(kCuda).gather(kFloat32, kInt64, loop(out, out.strides(), input, dim0_zeroed), 4 * 4, 3,
-                        {"gather", 0}, current_stream(kCuda));
+  backend(kCuda).gather(kFloat32, kInt64,
+                        testing::index_loop(index, out, out.strides(), input, dim0_zeroed), 4 * 4,
+                        3, {"gather", 0}, current_stream(kCuda));
   const std::string gather_error = testing::error_of([&] { cuda::synchronize(kCuda); });
   EXPECT_EQ(gather_error.rfind("gather: index ", 0), 0u) << gather_error;
   EXPECT_NE(gather_error.find("out of bounds for dimension 0 with size 3"), std::string::npos)
@@ -211,8 +207,8 @@ TEST(CudaIndex, KernelsTestEachIndexAgainstTheDimSize) {
   Tensor self = zeros({3, 4}, kFloat32).cuda();
   const Tensor src = ones({1, 4}, kFloat32).cuda();
   backend(kCuda).scatter(math::ScatterReduce::Sum, kFloat32, kInt64,
-                         loop(self, dim0_zeroed, src, src.strides()), 4 * 4, 3, {"scatter_add", 0},
-                         current_stream(kCuda));
+                         testing::index_loop(index, self, dim0_zeroed, src, src.strides()), 4 * 4,
+                         3, {"scatter_add", 0}, current_stream(kCuda));
   const std::string scatter_add_error = testing::error_of([&] { cuda::synchronize(kCuda); });
   EXPECT_EQ(scatter_add_error.rfind("scatter_add: index ", 0), 0u) << scatter_add_error;
   EXPECT_NE(scatter_add_error.find("out of bounds for dimension 0 with size 3"), std::string::npos)
