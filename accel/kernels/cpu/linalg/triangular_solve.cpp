@@ -49,8 +49,9 @@ struct DiagonalBlock {
   }
 };
 
+// A chunk of a row: one vector (Lanes = simd::Vector<T>) or one element (Lanes = T).
 template <typename Lanes, typename T>
-Lanes load_lanes(const T* p) {
+Lanes load_chunk(const T* p) {
   if constexpr (std::is_same_v<Lanes, T>) {
     return *p;
   } else {
@@ -58,7 +59,7 @@ Lanes load_lanes(const T* p) {
   }
 }
 template <typename Lanes, typename T>
-void store_lanes(T* p, const Lanes& v) {
+void store_chunk(T* p, const Lanes& v) {
   if constexpr (std::is_same_v<Lanes, T>) {
     *p = v;
   } else {
@@ -77,19 +78,19 @@ void substitute_lanes(const DiagonalBlock<T>& d, int64_t rows, T* b, int64_t ldb
   for (int64_t s = 0; s < rows; ++s) {
     const int64_t i = lower ? s : rows - 1 - s;
     Lanes row[Count];
-    for (int64_t v = 0; v < Count; ++v) row[v] = load_lanes<Lanes>(b + i * ldb + v * kStep);
+    for (int64_t v = 0; v < Count; ++v) row[v] = load_chunk<Lanes>(b + i * ldb + v * kStep);
     const int64_t solved_begin = lower ? 0 : i + 1, solved_end = lower ? i : rows;
     for (int64_t j = solved_begin; j < solved_end; ++j) {
       const T factor = d(i, j);
       for (int64_t v = 0; v < Count; ++v) {
-        row[v] -= factor * load_lanes<Lanes>(b + j * ldb + v * kStep);
+        row[v] -= factor * load_chunk<Lanes>(b + j * ldb + v * kStep);
       }
     }
     if (!d.t.unit_diagonal) {
       const T pivot = d(i, i);
       for (int64_t v = 0; v < Count; ++v) row[v] /= pivot;
     }
-    for (int64_t v = 0; v < Count; ++v) store_lanes(b + i * ldb + v * kStep, row[v]);
+    for (int64_t v = 0; v < Count; ++v) store_chunk(b + i * ldb + v * kStep, row[v]);
   }
 }
 
