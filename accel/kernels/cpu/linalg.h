@@ -1,7 +1,9 @@
-// CPU matrix factorizations and solves on Eigen, for core/linalg's ops. Every array is a
-// contiguous batch of row-major matrices of float32 or float64 (`type`); the matrices of a batch
-// are spread over threads, each factorized on one thread, so results are the same for any thread
-// count. Devices without kernels of their own run these on the host (core/linalg/host_staging.h).
+// CPU matrix factorizations and solves, for core/linalg's ops: LU, Cholesky and triangular solves
+// of accel's own, blocked over its GEMM; QR, the symmetric eigensolver and SVD on Eigen. Every
+// array is a contiguous batch of row-major matrices of float32 or float64 (`type`); the matrices
+// of a batch are spread over threads, each factorized on one thread, and a single large one is
+// threaded inside its products, so results are the same for any thread count. Devices without
+// kernels of their own run these on the host (core/linalg/host_staging.h).
 #pragma once
 
 #include <cstdint>
