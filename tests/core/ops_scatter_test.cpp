@@ -132,6 +132,16 @@ TEST(Scatter, ErrorsNameTheOpAndTheProblem) {
         self.scatter(1, tensor({3}).view({1, 1}), 1.0);
       },
       "scatter: index 3 is out of bounds for dimension 1 with size 3");
+  // Every form of scatter_reduce names itself, whichever scatter it runs first.
+  for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+    for (const bool include_self : {true, false}) {
+      expect_error_containing(
+          [&] {
+            self.scatter_reduce(1, tensor({3}).view({1, 1}), ones({1, 1}), reduce, include_self);
+          },
+          "scatter_reduce: index 3 is out of bounds for dimension 1 with size 3");
+    }
+  }
   expect_error_containing(
       [&] {
         self.scatter(1, zeros({2, 2}, kInt64), zeros({2, 2}, kInt32));

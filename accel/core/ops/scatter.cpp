@@ -113,7 +113,9 @@ Reduced reduce_forward(const Tensor& a, int64_t d, const Tensor& index, const Te
     if (r == Reduction::Amax || r == Reduction::Amin) {
       base = scattered(kReduceOp, ScatterReduce::Assign, a, d, index, src);
     } else {
-      base = scatter(a, d, index, r == Reduction::Prod ? 1 : 0);
+      const Tensor identity = full({}, r == Reduction::Prod ? 1 : 0, a.options());
+      base =
+          scattered(kReduceOp, ScatterReduce::Assign, a, d, index, identity.expand(index.sizes()));
     }
   }
   Reduced result{scattered(kReduceOp, kernel_op(r), base, d, index, src), Tensor()};
@@ -188,8 +190,6 @@ Tensor scatter_reduce(const Tensor& a, int64_t dim, const Tensor& index, const T
   const Reduction r = parse_reduction(reduce);
   const int64_t d = check_scatter(a, dim, index, &src, kReduceOp);
   ACCEL_CHECK(a.dtype() != kBool, kReduceOp, "not implemented for dtype {}", a.dtype());
-  // Its first scatter may be the value scatter (named scatter): the range is checked here.
-  check_index_range(index, d, a.dim() == 0 ? 1 : a.size(d), kReduceOp);
   if (a.dim() == 0) {
     return scatter_reduce(one_dim(a), 0, one_dim(index), one_dim(src), reduce, include_self)
         .reshape({});
